@@ -1,0 +1,3 @@
+//! The `agenteval` command-line tool (being written).
+
+fn main() {}

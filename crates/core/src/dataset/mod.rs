@@ -1,0 +1,1 @@
+//! Dataset models and dialect readers (being written).

@@ -1,0 +1,1 @@
+//! Scoring engine (being written).

@@ -1,0 +1,139 @@
+//! The evaluator catalog: every built-in evaluator's name, kind, inputs, options and pass rule, and
+//! the [`Evaluator`] trait that a configured evaluator implements.
+//!
+//! One module per evaluator. This module only lists them; it holds no scoring logic.
+
+use crate::inputs::Inputs;
+use crate::options::{ConfigError, Options};
+use crate::outcome::EvalResult;
+
+pub mod citations;
+pub mod document_retrieval;
+pub mod exact_match;
+pub mod f1_score;
+pub mod judged;
+pub mod keyword_match;
+pub mod partial_match;
+pub mod retrieval_query;
+pub mod retrieval_result;
+pub mod rouge;
+pub mod task_navigation;
+pub mod tool_calls;
+
+/// A configured evaluator, ready to score items.
+pub trait Evaluator: Send + Sync {
+    /// Scores one item or turn. Never panics; bad input becomes an `error` result.
+    fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult;
+}
+
+/// Whether an evaluator runs locally or needs an LLM judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvaluatorKind {
+    /// Computed locally from the item.
+    Deterministic,
+    /// Needs a judge endpoint.
+    Judge,
+}
+
+/// One option an evaluator accepts.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct OptionSpec {
+    /// Option key as written in datasets.
+    pub name: &'static str,
+    /// Expected JSON type and range, e.g. `number 0..1`.
+    pub kind: &'static str,
+    /// Default value, rendered as JSON (`0.5`, `false`, `"oai_unicode"`), or `required`.
+    pub default: &'static str,
+    /// What the option does.
+    pub description: &'static str,
+}
+
+/// Everything the catalog knows about a built-in evaluator.
+#[derive(Clone, Copy, serde::Serialize)]
+pub struct EvaluatorSpec {
+    /// Name as written in datasets (`PartialMatch`, `builtin.f1_score`).
+    pub name: &'static str,
+    /// Local or judge.
+    pub kind: EvaluatorKind,
+    /// Input names the evaluator reads (see [`Inputs`]).
+    pub inputs: &'static [&'static str],
+    /// Whether an empty or missing `response` is an `emptyAgentResponse` error (M365 dialect).
+    pub needs_response: bool,
+    /// Accepted options.
+    pub options: &'static [OptionSpec],
+    /// The pass rule in words, for documentation and `list`.
+    pub pass_rule: &'static str,
+    /// Validates `options` and returns the configured evaluator; `label` is the name results carry.
+    #[serde(skip)]
+    pub build: fn(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError>,
+}
+
+impl std::fmt::Debug for EvaluatorSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EvaluatorSpec")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every built-in evaluator, deterministic first.
+pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {
+    DETERMINISTIC.iter().chain(judged::SPECS.iter())
+}
+
+static DETERMINISTIC: [EvaluatorSpec; 12] = [
+    exact_match::SPEC,
+    partial_match::SPEC,
+    citations::SPEC,
+    retrieval_query::SPEC,
+    retrieval_result::SPEC,
+    tool_calls::SELECTION_SPEC,
+    tool_calls::EXECUTION_SPEC,
+    keyword_match::SPEC,
+    task_navigation::SPEC,
+    f1_score::SPEC,
+    rouge::SPEC,
+    document_retrieval::SPEC,
+];
+
+/// The built-in evaluator called exactly `name` (names are case-sensitive).
+pub fn find(name: &str) -> Option<&'static EvaluatorSpec> {
+    catalog().find(|spec| spec.name == name)
+}
+
+/// The built-in name closest to `name`, for "did you mean" hints.
+pub fn closest_name(name: &str) -> Option<&'static str> {
+    catalog()
+        .map(|spec| {
+            (
+                strsim::jaro_winkler(&name.to_lowercase(), &spec.name.to_lowercase()),
+                spec.name,
+            )
+        })
+        .filter(|(similarity, _)| *similarity >= 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, name)| name)
+}
+
+/// The M365 `scores` key of an evaluator: built-ins are camelCased (`PartialMatch` →
+/// `partialMatch`); custom evaluators keep their name.
+pub fn score_key(name: &str) -> String {
+    if find(name).is_none() {
+        return name.to_owned();
+    }
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Shared stub used while an evaluator module is being written.
+pub(crate) fn not_implemented(
+    label: &str,
+    _options: Options<'_>,
+) -> Result<Box<dyn Evaluator>, ConfigError> {
+    Err(ConfigError::new(format!("{label} is not implemented yet")))
+}

@@ -1,0 +1,15 @@
+//! retrieval_query evaluator (being written).
+
+use super::{not_implemented, EvaluatorKind, EvaluatorSpec};
+
+/// Catalog entry for `RetrievalQuery`.
+pub const SPEC: EvaluatorSpec = EvaluatorSpec {
+    name: "RetrievalQuery",
+    kind: EvaluatorKind::Deterministic,
+    inputs: &["diagnostics"],
+    needs_response: false,
+    options: &[],
+    pass_rule: "a matching query exists with every include and no exclude",
+    build: not_implemented,
+};
+

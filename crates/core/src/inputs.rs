@@ -1,0 +1,49 @@
+//! The named inputs one evaluator sees for one item or turn.
+//!
+//! Every dialect reduces an item to a small list of `(name, value)` pairs (`response`,
+//! `expected_response`, `ground_truth`, `diagnostics`, …). Following azure-ai-evaluation, an input
+//! whose value is JSON `null` is the same as an input that was not given.
+
+use serde_json::Value;
+
+/// Borrowed named inputs of one item or turn.
+#[derive(Debug, Clone, Default)]
+pub struct Inputs<'a> {
+    entries: Vec<(&'a str, &'a Value)>,
+}
+
+impl<'a> Inputs<'a> {
+    /// An empty input set.
+    pub fn new() -> Self {
+        Inputs {
+            entries: Vec::new(),
+        }
+    }
+
+    /// Adds (or replaces) the input `name`.
+    pub fn set(&mut self, name: &'a str, value: &'a Value) {
+        match self.entries.iter_mut().find(|(key, _)| *key == name) {
+            Some(entry) => entry.1 = value,
+            None => self.entries.push((name, value)),
+        }
+    }
+
+    /// Builder form of [`Inputs::set`].
+    pub fn with(mut self, name: &'a str, value: &'a Value) -> Self {
+        self.set(name, value);
+        self
+    }
+
+    /// The input `name`, or `None` when it is absent or `null`.
+    pub fn get(&self, name: &str) -> Option<&'a Value> {
+        self.entries
+            .iter()
+            .find(|(key, value)| *key == name && !value.is_null())
+            .map(|(_, value)| *value)
+    }
+
+    /// The input `name` when it is a string.
+    pub fn str(&self, name: &str) -> Option<&'a str> {
+        self.get(name).and_then(Value::as_str)
+    }
+}

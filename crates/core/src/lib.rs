@@ -1,0 +1,26 @@
+//! agenteval-core: reads AI-agent evaluation datasets (M365 eval documents, Foundry JSONL), runs
+//! the deterministic evaluators, and writes scored documents and reports.
+//!
+//! Pure Rust with no IO: no files, network, clock or threads. Callers (the CLI and the wasm
+//! package) pass text in and take text out; time reaches the core as a value.
+
+pub mod dataset;
+pub mod diagnostic;
+pub mod engine;
+pub mod evaluators;
+pub mod inputs;
+pub mod json;
+pub mod options;
+pub mod outcome;
+pub mod report;
+pub mod resolve;
+pub mod schema;
+pub mod status;
+pub mod text;
+
+pub use diagnostic::{Diagnostic, InputError, Location, Severity};
+pub use inputs::Inputs;
+pub use options::{ConfigError, Options};
+pub use outcome::{ErrorCode, EvalError, EvalResult, Verdict};
+pub use report::{CaseOutcome, Dialect, RunReport, Summary};
+pub use status::ItemStatus;

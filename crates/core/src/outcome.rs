@@ -1,0 +1,183 @@
+//! Outcomes of one evaluator on one item or turn: the verdict, the score and why.
+//!
+//! Outcomes are data. A judge failure or bad evaluator input is an `error` result carrying a code,
+//! never an exception and never a made-up score.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The four ways an evaluator can end on an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The evaluator ran and the item met its pass rule.
+    Pass,
+    /// The evaluator ran and the item did not meet its pass rule.
+    Fail,
+    /// The evaluator could not produce a verdict; see [`EvalError::code`].
+    Error,
+    /// The evaluator did not run (not applicable, or needs a judge that is not configured).
+    Skipped,
+}
+
+impl Verdict {
+    /// The lower-case name used in every output format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
+            Verdict::Error => "error",
+            Verdict::Skipped => "skipped",
+        }
+    }
+
+    /// `Pass` when `passed`, else `Fail`.
+    pub fn from_pass(passed: bool) -> Self {
+        if passed {
+            Verdict::Pass
+        } else {
+            Verdict::Fail
+        }
+    }
+}
+
+/// Why an evaluator errored. The names follow the M365 eval-document schema (1.9+).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ErrorCode {
+    /// The agent's response is missing, empty or whitespace only.
+    EmptyAgentResponse,
+    /// The judge replied with something that is not a valid verdict.
+    JudgeOutputUnparseable,
+    /// The judge endpoint refused the credentials.
+    JudgeAuthenticationError,
+    /// The judge endpoint rate-limited the request.
+    JudgeRateLimited,
+    /// The judge endpoint did not answer in time.
+    JudgeTimeout,
+    /// The evaluator's options, or the inputs the item gives it, are invalid.
+    EvaluatorConfigurationError,
+    /// The evaluator name is neither built in nor supplied as a custom evaluator.
+    EvaluatorLoadError,
+    /// A custom evaluator returned a result that is not valid.
+    InvalidEvaluatorResult,
+    /// The evaluator rejected its input (the reference tools' validation messages).
+    EvaluatorError,
+    /// `diagnostics.tool_calls` evidence is `null`, so no verdict is possible.
+    ToolCallEvidenceIndeterminate,
+}
+
+impl ErrorCode {
+    /// The camelCase code as written in outputs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::EmptyAgentResponse => "emptyAgentResponse",
+            ErrorCode::JudgeOutputUnparseable => "judgeOutputUnparseable",
+            ErrorCode::JudgeAuthenticationError => "judgeAuthenticationError",
+            ErrorCode::JudgeRateLimited => "judgeRateLimited",
+            ErrorCode::JudgeTimeout => "judgeTimeout",
+            ErrorCode::EvaluatorConfigurationError => "evaluatorConfigurationError",
+            ErrorCode::EvaluatorLoadError => "evaluatorLoadError",
+            ErrorCode::InvalidEvaluatorResult => "invalidEvaluatorResult",
+            ErrorCode::EvaluatorError => "evaluatorError",
+            ErrorCode::ToolCallEvidenceIndeterminate => "toolCallEvidenceIndeterminate",
+        }
+    }
+}
+
+/// The code and human-readable message of an errored evaluator.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalError {
+    /// Machine-readable reason.
+    pub code: ErrorCode,
+    /// What went wrong, naming the option or input concerned.
+    pub message: String,
+}
+
+/// What one evaluator concluded about one item or turn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalResult {
+    /// The evaluator's name as written in the dataset (`PartialMatch`, `builtin.f1_score`, a criterion name…).
+    pub evaluator: String,
+    /// The verdict.
+    pub result: Verdict,
+    /// The numeric score, when the evaluator has one.
+    pub score: Option<f64>,
+    /// The threshold actually applied, when the evaluator has one.
+    pub threshold: Option<f64>,
+    /// Why the verdict was reached; for `skipped`, why the evaluator did not run.
+    pub reason: Option<String>,
+    /// Evaluator-specific fields (the M365 score shape's extra keys, or the Foundry `_properties`).
+    pub details: Map<String, Value>,
+    /// Set exactly when `result` is [`Verdict::Error`].
+    pub error: Option<EvalError>,
+}
+
+impl EvalResult {
+    /// A pass or fail verdict with a score and threshold.
+    pub fn scored(evaluator: &str, passed: bool, score: f64, threshold: f64) -> Self {
+        EvalResult {
+            evaluator: evaluator.to_owned(),
+            result: Verdict::from_pass(passed),
+            score: Some(score),
+            threshold: Some(threshold),
+            reason: None,
+            details: Map::new(),
+            error: None,
+        }
+    }
+
+    /// A pass or fail verdict without a score (ExactMatch).
+    pub fn verdict(evaluator: &str, passed: bool) -> Self {
+        EvalResult {
+            evaluator: evaluator.to_owned(),
+            result: Verdict::from_pass(passed),
+            score: None,
+            threshold: None,
+            reason: None,
+            details: Map::new(),
+            error: None,
+        }
+    }
+
+    /// An `error` result with its code and message.
+    pub fn error(evaluator: &str, code: ErrorCode, message: impl Into<String>) -> Self {
+        EvalResult {
+            evaluator: evaluator.to_owned(),
+            result: Verdict::Error,
+            score: None,
+            threshold: None,
+            reason: None,
+            details: Map::new(),
+            error: Some(EvalError {
+                code,
+                message: message.into(),
+            }),
+        }
+    }
+
+    /// A `skipped` result; `reason` says why the evaluator did not run.
+    pub fn skipped(evaluator: &str, reason: impl Into<String>) -> Self {
+        EvalResult {
+            evaluator: evaluator.to_owned(),
+            result: Verdict::Skipped,
+            score: None,
+            threshold: None,
+            reason: Some(reason.into()),
+            details: Map::new(),
+            error: None,
+        }
+    }
+
+    /// Sets the reason.
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// Adds one evaluator-specific detail.
+    pub fn with_detail(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.details.insert(key.to_owned(), value.into());
+        self
+    }
+}

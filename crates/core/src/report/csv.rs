@@ -1,0 +1,1 @@
+//! csv output writer (being written).

@@ -1,0 +1,1 @@
+//! foundry_rows output writer (being written).

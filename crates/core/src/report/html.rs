@@ -1,0 +1,1 @@
+//! html output writer (being written).

@@ -1,0 +1,1 @@
+//! junit output writer (being written).

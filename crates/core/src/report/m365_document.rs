@@ -1,0 +1,1 @@
+//! m365_document output writer (being written).

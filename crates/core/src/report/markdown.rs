@@ -1,0 +1,1 @@
+//! markdown output writer (being written).

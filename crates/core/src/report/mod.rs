@@ -1,0 +1,212 @@
+//! The run report: per item/turn outcomes and the summary, and the writers of every output format.
+//!
+//! Writers take finished outcomes and return text or JSON values; they never decide verdicts.
+
+use serde::Serialize;
+use serde_json::Map;
+
+use crate::outcome::{EvalResult, Verdict};
+use crate::status::ItemStatus;
+
+pub mod csv;
+pub mod foundry_rows;
+pub mod html;
+pub mod junit;
+pub mod m365_document;
+pub mod markdown;
+
+/// The input dialect a run read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// M365 Copilot eval document (v1, or a legacy form upgraded in memory).
+    M365,
+    /// Azure AI Foundry JSONL rows with `testing_criteria`.
+    Foundry,
+    /// Copilot Studio CSV test set.
+    CopilotStudio,
+}
+
+impl Dialect {
+    /// The snake_case name used in the report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::M365 => "m365",
+            Dialect::Foundry => "foundry",
+            Dialect::CopilotStudio => "copilot_studio",
+        }
+    }
+}
+
+/// Name and version of the tool that produced a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolInfo {
+    /// Always `agenteval`.
+    pub name: &'static str,
+    /// The core crate's version.
+    pub version: &'static str,
+}
+
+impl Default for ToolInfo {
+    fn default() -> Self {
+        ToolInfo {
+            name: "agenteval",
+            version: env!("CARGO_PKG_VERSION"),
+        }
+    }
+}
+
+/// What happened to one single-turn item or one turn of a thread.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseOutcome {
+    /// 0-based index of the item (M365) or row (Foundry).
+    pub index: usize,
+    /// 0-based turn index for threads; `None` for single-turn items.
+    pub turn: Option<usize>,
+    /// Derived status; `None` when every evaluator was skipped.
+    pub status: Option<ItemStatus>,
+    /// One result per resolved evaluator, in resolution order.
+    pub results: Vec<EvalResult>,
+    /// Why the item itself could not be scored (invalid item), if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// Per-evaluator tallies across a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct EvaluatorSummary {
+    /// Pass verdicts.
+    pub pass: usize,
+    /// Fail verdicts.
+    pub fail: usize,
+    /// Errored results.
+    pub error: usize,
+    /// Skipped results.
+    pub skipped: usize,
+    /// pass / (pass + fail); `None` when there were no verdicts.
+    pub pass_rate: Option<f64>,
+    /// Mean score over results that have one.
+    pub mean: Option<f64>,
+    /// Lowest score.
+    pub min: Option<f64>,
+    /// Highest score.
+    pub max: Option<f64>,
+    #[serde(skip)]
+    score_sum: f64,
+    #[serde(skip)]
+    score_count: usize,
+}
+
+impl EvaluatorSummary {
+    fn add(&mut self, result: &EvalResult) {
+        match result.result {
+            Verdict::Pass => self.pass += 1,
+            Verdict::Fail => self.fail += 1,
+            Verdict::Error => self.error += 1,
+            Verdict::Skipped => self.skipped += 1,
+        }
+        let verdicts = self.pass + self.fail;
+        self.pass_rate = (verdicts > 0).then(|| self.pass as f64 / verdicts as f64);
+        if let Some(score) = result.score.filter(|score| score.is_finite()) {
+            self.score_sum += score;
+            self.score_count += 1;
+            self.mean = Some(self.score_sum / self.score_count as f64);
+            self.min = Some(self.min.map_or(score, |min| min.min(score)));
+            self.max = Some(self.max.map_or(score, |max| max.max(score)));
+        }
+    }
+}
+
+/// Run-wide counts, built incrementally so streaming runs need not keep every outcome.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Summary {
+    /// Number of report entries (single-turn items plus thread turns).
+    pub items: usize,
+    /// Entries with status pass.
+    pub pass: usize,
+    /// Entries with status fail.
+    pub fail: usize,
+    /// Entries with status partial.
+    pub partial: usize,
+    /// Entries with status error.
+    pub error: usize,
+    /// Tallies per evaluator name, in first-seen order.
+    pub evaluators: Map<String, serde_json::Value>,
+    #[serde(skip)]
+    per_evaluator: Vec<(String, EvaluatorSummary)>,
+}
+
+impl Summary {
+    /// Counts one outcome.
+    pub fn add(&mut self, outcome: &CaseOutcome) {
+        self.items += 1;
+        match outcome.status {
+            Some(ItemStatus::Pass) => self.pass += 1,
+            Some(ItemStatus::Fail) => self.fail += 1,
+            Some(ItemStatus::Partial) => self.partial += 1,
+            Some(ItemStatus::Error) => self.error += 1,
+            None => {}
+        }
+        for result in &outcome.results {
+            let position = match self
+                .per_evaluator
+                .iter()
+                .position(|(name, _)| *name == result.evaluator)
+            {
+                Some(position) => position,
+                None => {
+                    self.per_evaluator
+                        .push((result.evaluator.clone(), EvaluatorSummary::default()));
+                    self.per_evaluator.len() - 1
+                }
+            };
+            let (name, tally) = &mut self.per_evaluator[position];
+            tally.add(result);
+            self.evaluators.insert(
+                name.clone(),
+                serde_json::to_value(&*tally).unwrap_or(serde_json::Value::Null),
+            );
+        }
+    }
+
+    /// Tallies per evaluator, in first-seen order.
+    pub fn per_evaluator(&self) -> &[(String, EvaluatorSummary)] {
+        &self.per_evaluator
+    }
+
+    /// True when every entry with a status passed (the CLI's exit code 0).
+    pub fn all_passed(&self) -> bool {
+        self.fail == 0 && self.partial == 0 && self.error == 0
+    }
+}
+
+/// The run report (every dialect).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    /// Tool name and version.
+    pub tool: ToolInfo,
+    /// The dialect read.
+    pub dialect: Dialect,
+    /// Run-wide counts.
+    pub summary: Summary,
+    /// One entry per single-turn item or thread turn, in input order.
+    pub items: Vec<CaseOutcome>,
+}
+
+impl RunReport {
+    /// An empty report for `dialect`.
+    pub fn new(dialect: Dialect) -> Self {
+        RunReport {
+            tool: ToolInfo::default(),
+            dialect,
+            summary: Summary::default(),
+            items: Vec::new(),
+        }
+    }
+
+    /// Adds one outcome to the items and the summary.
+    pub fn push(&mut self, outcome: CaseOutcome) {
+        self.summary.add(&outcome);
+        self.items.push(outcome);
+    }
+}

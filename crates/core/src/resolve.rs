@@ -1,0 +1,1 @@
+//! Evaluator resolution (being written).

@@ -1,0 +1,1 @@
+//! Eval-document JSON Schema validation (being written).

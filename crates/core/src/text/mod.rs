@@ -1,0 +1,1 @@
+//! Shared text normalisation and tokenisation (being written).

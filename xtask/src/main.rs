@@ -1,0 +1,3 @@
+//! Project tooling (being written).
+
+fn main() {}
