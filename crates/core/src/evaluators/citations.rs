@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["response"],
     needs_response: true,
+    m365_reports_score: false,
     options: &[],
     pass_rule: "unique citation count >= threshold (1)",
     build: not_implemented,

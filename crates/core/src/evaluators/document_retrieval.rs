@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["retrieval_ground_truth", "retrieved_documents"],
     needs_response: false,
+    m365_reports_score: true,
     options: &[],
     pass_rule: "ndcg@3 >= ndcg_threshold (0.5)",
     build: not_implemented,

@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["response", "expected_response"],
     needs_response: true,
+    m365_reports_score: false,
     options: &[],
     pass_rule: "match after trimming Unicode whitespace; case-insensitive unless case_sensitive",
     build: not_implemented,

@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["response", "ground_truth"],
     needs_response: false,
+    m365_reports_score: true,
     options: &[],
     pass_rule: "token F1 >= threshold (0.5)",
     build: not_implemented,

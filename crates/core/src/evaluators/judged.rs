@@ -51,6 +51,7 @@ const fn judged(
         kind: EvaluatorKind::Judge,
         inputs,
         needs_response: true,
+        m365_reports_score: true,
         options,
         pass_rule,
         build: build_unjudged,

@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["response"],
     needs_response: true,
+    m365_reports_score: true,
     options: &[],
     pass_rule: "all (or any) keywords found",
     build: not_implemented,

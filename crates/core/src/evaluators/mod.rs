@@ -60,6 +60,9 @@ pub struct EvaluatorSpec {
     pub inputs: &'static [&'static str],
     /// Whether an empty or missing `response` is an `emptyAgentResponse` error (M365 dialect).
     pub needs_response: bool,
+    /// Whether the M365 score object carries `score` and `threshold` (false for ExactMatch, whose
+    /// shape is `{match, result, reason}`, and Citations, whose shape is `{count, result, threshold, …}`).
+    pub m365_reports_score: bool,
     /// Accepted options.
     pub options: &'static [OptionSpec],
     /// The pass rule in words, for documentation and `list`.

@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["diagnostics"],
     needs_response: false,
+    m365_reports_score: true,
     options: &[],
     pass_rule: "a matching query exists with every include and no exclude",
     build: not_implemented,

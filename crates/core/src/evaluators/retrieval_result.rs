@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["diagnostics"],
     needs_response: false,
+    m365_reports_score: true,
     options: &[],
     pass_rule: "every expected item matched within max_rank and the count check holds",
     build: not_implemented,

@@ -8,6 +8,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     kind: EvaluatorKind::Deterministic,
     inputs: &["response", "ground_truth"],
     needs_response: false,
+    m365_reports_score: true,
     options: &[],
     pass_rule: "actions match expected_actions under matching_mode",
     build: not_implemented,
