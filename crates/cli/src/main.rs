@@ -1,3 +1,99 @@
-//! The `agenteval` command-line tool (being written).
+//! The `agenteval` command-line tool: a thin shell over agenteval-core that reads files or stdin,
+//! writes outputs, prints a summary table to stderr and sets the exit code.
+//!
+//! Exit codes: 0 every verdict passed; 1 any fail or error; 2 invalid input or usage.
 
-fn main() {}
+mod input;
+mod output;
+mod summary;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Scores AI-agent evaluation datasets (M365 Copilot eval documents, Foundry JSONL).
+#[derive(Debug, Parser)]
+#[command(name = "agenteval", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Score a dataset and write the results.
+    Score {
+        /// Dataset file, or `-` for stdin.
+        dataset: String,
+        /// Foundry evaluation config (`{"testing_criteria": [...]}`).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Output format (default: `document` for M365 input, `foundry` for Foundry input).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check a dataset without scoring it.
+    Validate {
+        /// Dataset file, or `-` for stdin.
+        dataset: String,
+        /// Foundry evaluation config (`{"testing_criteria": [...]}`).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// List the built-in evaluators with their options, defaults and pass rules.
+    Evaluators,
+}
+
+/// Output formats of `score`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The M365 eval document with scores, statuses and summaries filled in.
+    Document,
+    /// The run report (JSON).
+    Report,
+    /// Foundry rows with flat result keys (JSONL).
+    Foundry,
+    /// One CSV row per item and turn.
+    Csv,
+    /// JUnit XML.
+    Junit,
+    /// Markdown summary.
+    Md,
+    /// Self-contained HTML report.
+    Html,
+}
+
+/// A failure that ends the command with exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let outcome = match cli.command {
+        Command::Score {
+            dataset,
+            config,
+            format,
+            out,
+        } => output::score(&dataset, config.as_deref(), format, out.as_deref()),
+        Command::Validate { dataset, config } => input::validate(&dataset, config.as_deref()),
+        Command::Evaluators => output::list_evaluators(),
+    };
+    match outcome {
+        Ok(code) => ExitCode::from(code),
+        Err(UsageError(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}

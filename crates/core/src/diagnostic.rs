@@ -103,6 +103,33 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// Location and message without the source name or level: `line 3, column 7: …`,
+    /// `at /items/0/prompt: …`.
+    pub fn describe(&self) -> String {
+        match &self.location {
+            Location::LineColumn { line, column } => {
+                format!("line {line}, column {column}: {}", self.message)
+            }
+            Location::Pointer {
+                pointer,
+                line: Some(line),
+            } => format!(
+                "line {line}, at {}: {}",
+                display_pointer(pointer),
+                self.message
+            ),
+            Location::Pointer {
+                pointer,
+                line: None,
+            } => {
+                format!("at {}: {}", display_pointer(pointer), self.message)
+            }
+            Location::Whole => self.message.clone(),
+        }
+    }
+}
+
 impl std::fmt::Display for Diagnostic {
     /// `file:line:column: message`, `file:line: at /pointer: message` or `file: at /pointer: message`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,7 +151,10 @@ impl std::fmt::Display for Diagnostic {
                 display_pointer(pointer),
                 self.message
             ),
-            Location::Pointer { pointer, line: None } => write!(
+            Location::Pointer {
+                pointer,
+                line: None,
+            } => write!(
                 f,
                 "{source}: {level}: at {}: {}",
                 display_pointer(pointer),

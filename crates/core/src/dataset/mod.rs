@@ -1,1 +1,145 @@
-//! Dataset models and dialect readers (being written).
+//! Reading datasets: sniffing the dialect from the content and turning the text into a
+//! [`Dataset`] plus the problems found. Each dialect has its own module.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, InputError, Severity};
+use crate::json;
+use crate::report::Dialect;
+
+pub mod foundry;
+mod legacy;
+pub mod m365;
+
+pub use foundry::{FoundryConfig, FoundryDataset};
+pub use m365::EvalDocument;
+
+/// A dataset in one of the supported dialects, ready to score.
+#[derive(Debug, Clone)]
+pub enum Dataset {
+    /// An M365 eval document (legacy forms already upgraded in memory).
+    M365(EvalDocument),
+    /// Foundry rows with their testing criteria.
+    Foundry(FoundryDataset),
+}
+
+impl Dataset {
+    /// The dialect read.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Dataset::M365(_) => Dialect::M365,
+            Dataset::Foundry(_) => Dialect::Foundry,
+        }
+    }
+}
+
+/// A dataset and the problems found while reading it (warnings, and errors confined to one item).
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The dataset.
+    pub dataset: Dataset,
+    /// Warnings and item-level errors; document-level errors reject the input instead.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    /// True when some item-level error was found.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.severity == Severity::Error)
+    }
+}
+
+/// Reads a dataset of any dialect. `config` is a Foundry evaluation config
+/// (`{"testing_criteria": [...]}`), used when the rows carry none.
+///
+/// # Errors
+/// When the text is not a dataset of any supported dialect, or is invalid as a whole (syntax error,
+/// missing or unsupported `schemaVersion`, no items…). Problems confined to one item are reported
+/// in [`Loaded::diagnostics`] instead, and that item is scored as an error.
+pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(InputError::one(Diagnostic::whole(
+            "the input is empty; expected an M365 eval document (JSON) or Foundry rows (JSONL)",
+        )));
+    }
+    match json::parse(bytes) {
+        Ok(value) => load_value(value, config),
+        Err(_) if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
+            .map(|(dataset, diagnostics)| Loaded {
+                dataset: Dataset::Foundry(dataset),
+                diagnostics,
+            }),
+        Err(syntax_error) => Err(InputError::one(syntax_error)),
+    }
+}
+
+/// Reads an already-parsed dataset value (an M365 document, a legacy array, or Foundry rows).
+///
+/// # Errors
+/// As [`load`].
+pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputError> {
+    if is_foundry_rows(&value) {
+        let (dataset, diagnostics) = foundry::FoundryDataset::from_rows(value, config)?;
+        return Ok(Loaded {
+            dataset: Dataset::Foundry(dataset),
+            diagnostics,
+        });
+    }
+    let (document, diagnostics) = m365::EvalDocument::from_value(value)?;
+    Ok(Loaded {
+        dataset: Dataset::M365(document),
+        diagnostics,
+    })
+}
+
+/// Several non-empty lines, each starting with `{`: JSON Lines.
+fn looks_like_jsonl(bytes: &[u8]) -> bool {
+    let mut lines = bytes
+        .split(|byte| *byte == b'\n')
+        .map(|line| line.trim_ascii())
+        .filter(|line| !line.is_empty());
+    let first_is_object = lines.next().is_some_and(|line| line.starts_with(b"{"));
+    first_is_object && lines.next().is_some_and(|line| line.starts_with(b"{"))
+}
+
+/// Field names that mark a Foundry row.
+pub const FOUNDRY_FIELDS: &[&str] = &[
+    "query",
+    "response",
+    "ground_truth",
+    "context",
+    "messages",
+    "actions",
+    "expected_actions",
+    "tool_definitions",
+    "tool_calls",
+    "retrieval_ground_truth",
+    "retrieved_documents",
+];
+
+/// A JSON array of Foundry rows; an object whose rows sit under `data` beside
+/// `testing_criteria`; or a single Foundry row (a one-line JSONL file).
+fn is_foundry_rows(value: &Value) -> bool {
+    match value {
+        Value::Array(rows) => !rows.is_empty() && rows.iter().all(is_foundry_row),
+        Value::Object(object) => {
+            (object.contains_key("testing_criteria")
+                && object.get("data").is_some_and(Value::is_array))
+                || is_foundry_row(value)
+        }
+        _ => false,
+    }
+}
+
+/// An object with Foundry fields and none of the M365 document or item keys.
+fn is_foundry_row(value: &Value) -> bool {
+    value.as_object().is_some_and(|row| {
+        !["prompt", "items", "prompts", "schemaVersion", "turns"]
+            .iter()
+            .any(|key| row.contains_key(*key))
+            && FOUNDRY_FIELDS.iter().any(|field| row.contains_key(*field))
+    })
+}

@@ -26,6 +26,10 @@ pub trait Evaluator: Send + Sync {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult;
 }
 
+/// Validates an evaluator's options and returns it configured; the first argument is the label
+/// its results carry.
+pub type BuildFn = fn(&str, Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError>;
+
 /// Whether an evaluator runs locally or needs an LLM judge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -69,7 +73,7 @@ pub struct EvaluatorSpec {
     pub pass_rule: &'static str,
     /// Validates `options` and returns the configured evaluator; `label` is the name results carry.
     #[serde(skip)]
-    pub build: fn(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError>,
+    pub build: BuildFn,
 }
 
 impl std::fmt::Debug for EvaluatorSpec {

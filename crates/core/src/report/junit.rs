@@ -1,1 +1,5 @@
-//! junit output writer (being written).
+//! Stub (replaced by the output-writers branch).
+/// Stub.
+pub fn write(_report: &super::RunReport, _title: &str) -> String {
+    String::new()
+}

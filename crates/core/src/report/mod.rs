@@ -210,3 +210,8 @@ impl RunReport {
         self.items.push(outcome);
     }
 }
+
+/// The run report as pretty JSON (stub until the writers land).
+pub fn to_json(report: &RunReport) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_default()
+}

@@ -1,0 +1,149 @@
+//! Reading datasets and configs from files or stdin, and telling JSONL (streamed row by row)
+//! from whole JSON documents. Also the `validate` command.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use agenteval_core::dataset::{self, Loaded};
+use agenteval_core::{json, Diagnostic, Severity};
+use serde_json::Value;
+
+use crate::UsageError;
+
+/// The name diagnostics use for a dataset argument.
+pub fn source_name(dataset: &str) -> &str {
+    if dataset == "-" {
+        "<stdin>"
+    } else {
+        dataset
+    }
+}
+
+/// Opens a dataset file, or stdin for `-`.
+pub fn open(dataset: &str) -> Result<Box<dyn BufRead>, UsageError> {
+    if dataset == "-" {
+        return Ok(Box::new(BufReader::new(io::stdin())));
+    }
+    File::open(dataset)
+        .map(|file| Box::new(BufReader::with_capacity(1 << 16, file)) as Box<dyn BufRead>)
+        .map_err(|error| UsageError(format!("{dataset}: cannot read the dataset: {error}")))
+}
+
+/// Reads and parses a `--config` file.
+pub fn read_config(path: Option<&Path>) -> Result<Option<Value>, UsageError> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|error| UsageError(format!("{name}: cannot read the config: {error}")))?;
+    json::parse(&bytes)
+        .map(Some)
+        .map_err(|diagnostic| UsageError(diagnostic.in_source(&name).to_string()))
+}
+
+/// A dataset's text, either whole or as JSON Lines still to be read.
+pub enum Source {
+    /// A whole JSON document (or anything that is not JSONL).
+    Whole(Vec<u8>),
+    /// JSON Lines: the first lines already read (with their 1-based numbers) and the rest.
+    Lines {
+        /// Lines read while sniffing.
+        head: Vec<(usize, Vec<u8>)>,
+        /// The unread rest.
+        rest: Box<dyn BufRead>,
+        /// Number of the last line read.
+        last_line: usize,
+    },
+}
+
+/// Reads enough of `reader` to tell JSONL from a JSON document: JSONL when the first non-empty
+/// line is a complete JSON object and the next non-empty line starts with `{`.
+pub fn sniff(mut reader: Box<dyn BufRead>, name: &str) -> Result<Source, UsageError> {
+    let read_error = |error: io::Error| UsageError(format!("{name}: cannot read: {error}"));
+    let mut consumed = Vec::new();
+    let mut head = Vec::new();
+    let mut number = 0;
+    while head.len() < 2 {
+        let mut line = Vec::new();
+        if reader.read_until(b'\n', &mut line).map_err(read_error)? == 0 {
+            break;
+        }
+        number += 1;
+        consumed.extend_from_slice(&line);
+        let trimmed = line.trim_ascii();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let is_row = if head.is_empty() {
+            trimmed.starts_with(b"{") && matches!(json::parse(trimmed), Ok(Value::Object(_)))
+        } else {
+            trimmed.starts_with(b"{")
+        };
+        if !is_row {
+            break;
+        }
+        head.push((number, trimmed.to_vec()));
+    }
+    if head.len() == 2 {
+        return Ok(Source::Lines {
+            head,
+            rest: reader,
+            last_line: number,
+        });
+    }
+    reader.read_to_end(&mut consumed).map_err(read_error)?;
+    Ok(Source::Whole(consumed))
+}
+
+/// Prints diagnostics to stderr, naming the source.
+pub fn report_diagnostics(diagnostics: &[Diagnostic], name: &str) {
+    for diagnostic in diagnostics {
+        eprintln!("{}", diagnostic.clone().in_source(name));
+    }
+}
+
+/// Loads a whole dataset, printing its diagnostics.
+pub fn load_whole(bytes: &[u8], config: Option<&Value>, name: &str) -> Result<Loaded, UsageError> {
+    match dataset::load(bytes, config) {
+        Ok(loaded) => {
+            report_diagnostics(&loaded.diagnostics, name);
+            Ok(loaded)
+        }
+        Err(error) => {
+            let rendered: Vec<String> = error
+                .diagnostics
+                .into_iter()
+                .map(|diagnostic| diagnostic.in_source(name).to_string())
+                .collect();
+            Err(UsageError(rendered.join("\n")))
+        }
+    }
+}
+
+/// `agenteval validate`: reports every problem; exit 2 when any is an error.
+pub fn validate(dataset: &str, config: Option<&Path>) -> Result<u8, UsageError> {
+    let name = source_name(dataset);
+    let config = read_config(config)?;
+    let mut bytes = Vec::new();
+    open(dataset)?
+        .read_to_end(&mut bytes)
+        .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
+    let loaded = load_whole(&bytes, config.as_ref(), name)?;
+    let errors = loaded
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.severity == Severity::Error)
+        .count();
+    let (dialect, entries) = match &loaded.dataset {
+        dataset::Dataset::M365(document) => ("m365", document.items().len()),
+        dataset::Dataset::Foundry(rows) => ("foundry", rows.rows.len()),
+    };
+    if errors > 0 {
+        eprintln!("{name}: invalid: {errors} error(s) in {entries} item(s) ({dialect})");
+        return Ok(2);
+    }
+    eprintln!("{name}: valid {dialect} dataset with {entries} item(s)");
+    Ok(0)
+}

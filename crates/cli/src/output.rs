@@ -1,0 +1,248 @@
+//! The `score` and `evaluators` commands: run the engine and write the chosen output format.
+//! Foundry JSONL written as Foundry rows is streamed: each row is read, scored and written before
+//! the next is read, so memory does not grow with the file.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::Path;
+
+use agenteval_core::dataset::foundry::{is_config_line, FoundryConfig, FoundryRow};
+use agenteval_core::dataset::Dataset;
+use agenteval_core::engine::{self, FoundryScorer};
+use agenteval_core::evaluators;
+use agenteval_core::report::{self, m365_document, RunReport};
+use agenteval_core::{Dialect, Summary};
+use serde_json::{Map, Value};
+
+use crate::input::{self, Source};
+use crate::{summary, Format, UsageError};
+
+/// `agenteval score`.
+pub fn score(
+    dataset: &str,
+    config: Option<&Path>,
+    format: Option<Format>,
+    out: Option<&Path>,
+) -> Result<u8, UsageError> {
+    let name = input::source_name(dataset);
+    let config = input::read_config(config)?;
+    let source = input::sniff(input::open(dataset)?, name)?;
+    let mut writer = open_output(out)?;
+    let summary = match source {
+        Source::Lines {
+            head,
+            rest,
+            last_line,
+        } => {
+            let format = format.unwrap_or(Format::Foundry);
+            check_format(format, Dialect::Foundry)?;
+            let lines = head
+                .into_iter()
+                .map(Ok)
+                .chain(numbered_lines(rest, last_line));
+            score_lines(lines, config, format, name, &mut writer)?
+        }
+        Source::Whole(bytes) => {
+            let loaded = input::load_whole(&bytes, config.as_ref(), name)?;
+            drop(bytes);
+            let report = engine::score(&loaded.dataset);
+            let format = format.unwrap_or(match report.dialect {
+                Dialect::Foundry => Format::Foundry,
+                _ => Format::Document,
+            });
+            check_format(format, report.dialect)?;
+            write_whole(&loaded.dataset, &report, format, name, &mut writer)?;
+            report.summary
+        }
+    };
+    writer
+        .flush()
+        .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
+    eprint!("{}", summary::table(&summary));
+    Ok(if summary.all_passed() { 0 } else { 1 })
+}
+
+fn check_format(format: Format, dialect: Dialect) -> Result<(), UsageError> {
+    match (format, dialect) {
+        (Format::Document, Dialect::M365) | (Format::Foundry, Dialect::Foundry) => Ok(()),
+        (Format::Document | Format::Foundry, _) => Err(UsageError(format!(
+            "--format {} does not apply to {} input; use report, csv, junit, md or html",
+            if format == Format::Document {
+                "document"
+            } else {
+                "foundry"
+            },
+            dialect.as_str()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn open_output(out: Option<&Path>) -> Result<Box<dyn Write>, UsageError> {
+    match out {
+        None => Ok(Box::new(BufWriter::new(io::stdout().lock()))),
+        Some(path) => File::create(path)
+            .map(|file| Box::new(BufWriter::new(file)) as Box<dyn Write>)
+            .map_err(|error| {
+                UsageError(format!(
+                    "{}: cannot create the output: {error}",
+                    path.display()
+                ))
+            }),
+    }
+}
+
+fn write_error(error: io::Error) -> UsageError {
+    UsageError(format!("cannot write the output: {error}"))
+}
+
+fn numbered_lines(
+    reader: Box<dyn BufRead>,
+    last_line: usize,
+) -> impl Iterator<Item = io::Result<(usize, Vec<u8>)>> {
+    reader
+        .split(b'\n')
+        .enumerate()
+        .map(move |(offset, line)| line.map(|line| (last_line + offset + 1, line)))
+}
+
+/// Scores JSONL rows as they are read. Foundry output is written row by row; other formats
+/// collect the outcomes first.
+fn score_lines(
+    lines: impl Iterator<Item = io::Result<(usize, Vec<u8>)>>,
+    config: Option<Value>,
+    format: Format,
+    name: &str,
+    writer: &mut dyn Write,
+) -> Result<Summary, UsageError> {
+    let mut lines = lines.peekable();
+    let mut config = config;
+    if config.is_none() {
+        if let Some(Ok((_, first))) = lines.peek() {
+            if let Ok(value) = agenteval_core::json::parse(first) {
+                if is_config_line(&value) {
+                    config = Some(value);
+                    lines.next();
+                }
+            }
+        }
+    }
+    let config = config.ok_or_else(|| {
+        UsageError(format!(
+            "{name}: Foundry rows need an evaluation config {{\"testing_criteria\": [...]}}: pass --config FILE, or put it on the first line"
+        ))
+    })?;
+    let config = FoundryConfig::from_value(&config).map_err(|error| {
+        UsageError(
+            error
+                .diagnostics
+                .into_iter()
+                .map(|diagnostic| diagnostic.in_source("config").to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    })?;
+    let scorer = FoundryScorer::new(&config);
+    let mut report = RunReport::new(Dialect::Foundry);
+    let mut index = 0;
+    for line in lines {
+        let (number, bytes) =
+            line.map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
+        if bytes.trim_ascii().is_empty() {
+            continue;
+        }
+        let row = FoundryRow::parse_line(bytes.trim_ascii(), number);
+        if let Err(problem) = &row.row {
+            input::report_diagnostics(std::slice::from_ref(problem), name);
+        }
+        let outcome = scorer.score_row(index, &row);
+        index += 1;
+        if format == Format::Foundry {
+            let empty = Map::new();
+            let fields = row.row.as_ref().unwrap_or(&empty);
+            write_json_line(writer, &report::foundry_rows::row(fields, &outcome))?;
+            report.summary.add(&outcome);
+        } else {
+            report.push(outcome);
+        }
+    }
+    if format != Format::Foundry {
+        write_report(&report, format, name, writer)?;
+    }
+    Ok(report.summary)
+}
+
+fn write_json_line(writer: &mut dyn Write, row: &Map<String, Value>) -> Result<(), UsageError> {
+    serde_json::to_writer(&mut *writer, row)
+        .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
+    writer.write_all(b"\n").map_err(write_error)
+}
+
+fn write_whole(
+    dataset: &Dataset,
+    report: &RunReport,
+    format: Format,
+    name: &str,
+    writer: &mut dyn Write,
+) -> Result<(), UsageError> {
+    match (format, dataset) {
+        (Format::Document, Dataset::M365(document)) => {
+            let options = m365_document::DocumentOptions {
+                evaluated_at: Some(
+                    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+                ),
+            };
+            let scored = m365_document::write(&document.document, report, &options);
+            serde_json::to_writer_pretty(&mut *writer, &scored)
+                .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
+            writer.write_all(b"\n").map_err(write_error)
+        }
+        (Format::Foundry, Dataset::Foundry(rows)) => {
+            let empty = Map::new();
+            for (row, outcome) in rows.rows.iter().zip(&report.items) {
+                let fields = row.row.as_ref().unwrap_or(&empty);
+                write_json_line(writer, &report::foundry_rows::row(fields, outcome))?;
+            }
+            Ok(())
+        }
+        _ => write_report(report, format, name, writer),
+    }
+}
+
+fn write_report(
+    report: &RunReport,
+    format: Format,
+    name: &str,
+    writer: &mut dyn Write,
+) -> Result<(), UsageError> {
+    let text = match format {
+        Format::Csv => report::csv::write(report),
+        Format::Junit => report::junit::write(report, name),
+        Format::Md => report::markdown::write(report),
+        Format::Html => report::html::write(report, name),
+        Format::Report | Format::Document | Format::Foundry => report::to_json(report) + "\n",
+    };
+    writer.write_all(text.as_bytes()).map_err(write_error)
+}
+
+/// `agenteval evaluators`: the catalog as a table.
+pub fn list_evaluators() -> Result<u8, UsageError> {
+    let mut out = String::new();
+    for spec in evaluators::catalog() {
+        let kind = match spec.kind {
+            evaluators::EvaluatorKind::Deterministic => "local",
+            evaluators::EvaluatorKind::Judge => "judge",
+        };
+        out.push_str(&format!("{} ({kind}): {}\n", spec.name, spec.pass_rule));
+        for option in spec.options {
+            out.push_str(&format!(
+                "    {} [{}] default {}: {}\n",
+                option.name, option.kind, option.default, option.description
+            ));
+        }
+    }
+    io::stdout()
+        .write_all(out.as_bytes())
+        .map_err(write_error)?;
+    Ok(0)
+}

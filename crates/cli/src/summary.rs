@@ -1,0 +1,35 @@
+//! The summary table printed to stderr after scoring.
+
+use agenteval_core::Summary;
+
+/// Renders the per-evaluator table and the status counts.
+pub fn table(summary: &Summary) -> String {
+    let width = summary
+        .per_evaluator()
+        .iter()
+        .map(|(name, _)| name.chars().count())
+        .chain([9])
+        .max()
+        .unwrap_or(9);
+    let mut out = format!(
+        "{:<width$}  {:>6} {:>6} {:>6} {:>7} {:>9} {:>8}\n",
+        "evaluator", "pass", "fail", "error", "skipped", "pass rate", "mean"
+    );
+    for (name, tally) in summary.per_evaluator() {
+        let rate = tally
+            .pass_rate
+            .map_or_else(|| "-".to_owned(), |rate| format!("{:.1}%", rate * 100.0));
+        let mean = tally
+            .mean
+            .map_or_else(|| "-".to_owned(), |mean| format!("{mean:.3}"));
+        out.push_str(&format!(
+            "{name:<width$}  {:>6} {:>6} {:>6} {:>7} {rate:>9} {mean:>8}\n",
+            tally.pass, tally.fail, tally.error, tally.skipped
+        ));
+    }
+    out.push_str(&format!(
+        "items: {}  pass: {}  fail: {}  partial: {}  error: {}\n",
+        summary.items, summary.pass, summary.fail, summary.partial, summary.error
+    ));
+    out
+}
