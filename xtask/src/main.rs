@@ -1,3 +1,101 @@
-//! Project tooling (being written).
+//! Project tooling, all in Rust: `cargo xtask <command>`.
+//!
+//! - `example`: build the CLI and score the built-in example datasets (the README's main job).
+//! - `test`: every check and test suite (the README's test command; CI runs it).
+//! - `build`: release build of the CLI.
+//! - `bench`: criterion benchmarks and the side-by-side comparison with azure-ai-evaluation.
+//! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
+//!
+//! Each command installs what it needs when it is missing.
 
-fn main() {}
+mod bench;
+mod run;
+
+use std::process::ExitCode;
+
+use run::{cargo, project_root, Step};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("example") => example(),
+        Some("test") => test(),
+        Some("build") => build(),
+        Some("bench") => bench::run(),
+        Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
+        _ => {
+            eprintln!("usage: cargo xtask <example|test|build|bench|fuzz [seconds]>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Scores the built-in examples with the release CLI and writes every output format.
+fn example() -> Result<(), String> {
+    build()?;
+    let root = project_root();
+    let out = root.join("target/example");
+    std::fs::create_dir_all(&out).map_err(|error| format!("cannot create {}: {error}", out.display()))?;
+    let cli = root.join("target/release/agenteval");
+    let m365 = root.join("examples/m365-demo.json");
+    let foundry = root.join("examples/foundry-demo.jsonl");
+    let foundry_config = root.join("examples/foundry-config.json");
+    for (format, file) in [
+        ("document", "m365-demo.scored.json"),
+        ("report", "m365-demo.report.json"),
+        ("csv", "m365-demo.csv"),
+        ("junit", "m365-demo.junit.xml"),
+        ("html", "m365-demo.html"),
+    ] {
+        Step::new(&cli)
+            .args(["score", &m365.display().to_string(), "--format", format, "--out"])
+            .arg(out.join(file))
+            .quiet_stderr()
+            .allow_exit(1)
+            .run()?;
+    }
+    println!("== agenteval score examples/m365-demo.json --format md");
+    Step::new(&cli)
+        .args(["score", &m365.display().to_string(), "--format", "md"])
+        .allow_exit(1)
+        .run()?;
+    println!("\n== agenteval score examples/foundry-demo.jsonl --config examples/foundry-config.json");
+    Step::new(&cli)
+        .args(["score", &foundry.display().to_string(), "--config"])
+        .arg(&foundry_config)
+        .args(["--out"])
+        .arg(out.join("foundry-demo.scored.jsonl"))
+        .allow_exit(1)
+        .run()?;
+    println!("\nAll outputs written to {}", out.display());
+    Ok(())
+}
+
+/// Formatting, lints, and every test suite.
+fn test() -> Result<(), String> {
+    cargo(["fmt", "--all", "--", "--check"]).run()?;
+    cargo(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).run()?;
+    cargo(["test", "--workspace"]).run()?;
+    Ok(())
+}
+
+fn build() -> Result<(), String> {
+    cargo(["build", "--release", "-p", "agenteval-cli"]).run()
+}
+
+/// Runs the parser fuzz target for `seconds` (needs cargo-fuzz; uses RUSTC_BOOTSTRAP on stable).
+fn fuzz(seconds: &str) -> Result<(), String> {
+    run::ensure_cargo_tool("cargo-fuzz", "cargo-fuzz", None)?;
+    let root = project_root();
+    cargo(["fuzz", "run", "parse_document", "--", &format!("-max_total_time={seconds}")])
+        .dir(root.join("fuzz"))
+        .env("RUSTC_BOOTSTRAP", "1")
+        .run()
+}
