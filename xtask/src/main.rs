@@ -42,7 +42,8 @@ fn example() -> Result<(), String> {
     build()?;
     let root = project_root();
     let out = root.join("target/example");
-    std::fs::create_dir_all(&out).map_err(|error| format!("cannot create {}: {error}", out.display()))?;
+    std::fs::create_dir_all(&out)
+        .map_err(|error| format!("cannot create {}: {error}", out.display()))?;
     let cli = root.join("target/release/agenteval");
     let m365 = root.join("examples/m365-demo.json");
     let foundry = root.join("examples/foundry-demo.jsonl");
@@ -55,7 +56,13 @@ fn example() -> Result<(), String> {
         ("html", "m365-demo.html"),
     ] {
         Step::new(&cli)
-            .args(["score", &m365.display().to_string(), "--format", format, "--out"])
+            .args([
+                "score",
+                &m365.display().to_string(),
+                "--format",
+                format,
+                "--out",
+            ])
             .arg(out.join(file))
             .quiet_stderr()
             .allow_exit(1)
@@ -66,7 +73,9 @@ fn example() -> Result<(), String> {
         .args(["score", &m365.display().to_string(), "--format", "md"])
         .allow_exit(1)
         .run()?;
-    println!("\n== agenteval score examples/foundry-demo.jsonl --config examples/foundry-config.json");
+    println!(
+        "\n== agenteval score examples/foundry-demo.jsonl --config examples/foundry-config.json"
+    );
     Step::new(&cli)
         .args(["score", &foundry.display().to_string(), "--config"])
         .arg(&foundry_config)
@@ -81,7 +90,15 @@ fn example() -> Result<(), String> {
 /// Formatting, lints, and every test suite.
 fn test() -> Result<(), String> {
     cargo(["fmt", "--all", "--", "--check"]).run()?;
-    cargo(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).run()?;
+    cargo([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
     cargo(["test", "--workspace"]).run()?;
     Ok(())
 }
@@ -94,8 +111,14 @@ fn build() -> Result<(), String> {
 fn fuzz(seconds: &str) -> Result<(), String> {
     run::ensure_cargo_tool("cargo-fuzz", "cargo-fuzz", None)?;
     let root = project_root();
-    cargo(["fuzz", "run", "parse_document", "--", &format!("-max_total_time={seconds}")])
-        .dir(root.join("fuzz"))
-        .env("RUSTC_BOOTSTRAP", "1")
-        .run()
+    cargo([
+        "fuzz",
+        "run",
+        "parse_document",
+        "--",
+        &format!("-max_total_time={seconds}"),
+    ])
+    .dir(root.join("fuzz"))
+    .env("RUSTC_BOOTSTRAP", "1")
+    .run()
 }

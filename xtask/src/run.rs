@@ -111,7 +111,8 @@ impl Step {
         if !output.status.success() {
             return Err(format!("`{description}` failed ({})", output.status));
         }
-        String::from_utf8(output.stdout).map_err(|_| format!("`{description}` printed invalid UTF-8"))
+        String::from_utf8(output.stdout)
+            .map_err(|_| format!("`{description}` printed invalid UTF-8"))
     }
 }
 
@@ -124,16 +125,6 @@ where
     Step::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())).args(args)
 }
 
-/// True when `program` runs with `--version`.
-pub fn has_program(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success())
-}
-
 /// Installs a cargo tool (`cargo install <krate> [--version v]`) unless `binary` already runs.
 ///
 /// # Errors
@@ -144,7 +135,8 @@ pub fn ensure_cargo_tool(binary: &str, krate: &str, version: Option<&str>) -> Re
         .output()
         .is_ok_and(|output| {
             output.status.success()
-                && version.is_none_or(|version| String::from_utf8_lossy(&output.stdout).contains(version))
+                && version
+                    .is_none_or(|version| String::from_utf8_lossy(&output.stdout).contains(version))
         });
     if installed {
         return Ok(());

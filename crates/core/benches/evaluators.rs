@@ -1,0 +1,135 @@
+//! Criterion benchmarks: every deterministic evaluator alone on a typical input, and the
+//! 100 000-item M365 document scored end to end (parse, validate, score, write the document).
+
+mod support;
+
+use std::hint::black_box;
+
+use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::{engine, evaluators, Inputs, Options};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde_json::{json, Map, Value};
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn evaluator_cases() -> Vec<(&'static str, Value, Value)> {
+    let document = support::m365_document(1);
+    let item = serde_json::from_str::<Value>(&document)
+        .ok()
+        .and_then(|document| document["items"].get(0).cloned())
+        .unwrap_or(Value::Null);
+    let response = item["response"].clone();
+    let expected = item["expected_response"].clone();
+    let diagnostics = item["diagnostics"].clone();
+    let f1 = support::f1_inputs(1).remove(0);
+    let navigation = support::navigation_inputs(1).remove(0);
+    vec![
+        (
+            "ExactMatch",
+            json!({}),
+            json!({"response": response, "expected_response": expected}),
+        ),
+        (
+            "PartialMatch",
+            json!({}),
+            json!({"response": response, "expected_response": expected}),
+        ),
+        (
+            "Citations",
+            json!({"citation_format": "mixed"}),
+            json!({"response": response}),
+        ),
+        (
+            "KeywordMatch",
+            json!({"keywords": ["policy", "travel"]}),
+            json!({"response": response}),
+        ),
+        (
+            "RetrievalQuery",
+            json!({"capability": "OneDriveAndSharePoint", "selector": "policy", "includes": ["contoso"]}),
+            json!({"diagnostics": diagnostics}),
+        ),
+        (
+            "RetrievalResult",
+            json!({"capability": "OneDriveAndSharePoint", "expected_items": [{"retrievalExtract_contains": "travel"}]}),
+            json!({"diagnostics": diagnostics}),
+        ),
+        (
+            "ToolCallSelection",
+            json!({"calls": [{"tool": {"plugin_name": "hr", "function_name": "lookup"}}]}),
+            json!({"diagnostics": {"tool_calls": {"selected_functions": [{"plugin_name": "hr", "function_name": "lookup"}], "executions": [{"plugin_name": "hr", "function_name": "lookup", "response_status": 200}]}}}),
+        ),
+        (
+            "ToolCallExecution",
+            json!({"calls": [{"tool": {"plugin_name": "hr", "function_name": "lookup"}}]}),
+            json!({"diagnostics": {"tool_calls": {"selected_functions": [{"plugin_name": "hr", "function_name": "lookup"}], "executions": [{"plugin_name": "hr", "function_name": "lookup", "response_status": 200}]}}}),
+        ),
+        ("builtin.f1_score", json!({}), f1.clone()),
+        ("builtin.rouge_score", json!({"rouge_type": "rougeL"}), f1),
+        (
+            "builtin.task_navigation_efficiency",
+            json!({"matching_mode": "in_order_match"}),
+            navigation,
+        ),
+        (
+            "builtin.document_retrieval",
+            json!({}),
+            json!({
+                "retrieval_ground_truth": (0..10).map(|i| json!({"document_id": format!("d{i}"), "query_relevance_label": i % 5})).collect::<Vec<_>>(),
+                "retrieved_documents": (0..10).map(|i| json!({"document_id": format!("d{}", (i * 3) % 12), "relevance_score": 10.0 - f64::from(i)})).collect::<Vec<_>>()
+            }),
+        ),
+    ]
+}
+
+fn each_evaluator(c: &mut Criterion) {
+    let mut group = c.benchmark_group("evaluator");
+    for (name, options, inputs) in evaluator_cases() {
+        let Some(spec) = evaluators::find(name) else {
+            continue;
+        };
+        let options = object(options);
+        let Ok(evaluator) = (spec.build)(name, Options::new(&options)) else {
+            continue;
+        };
+        let fields = object(inputs);
+        let mut inputs = Inputs::new();
+        for (key, value) in &fields {
+            inputs.set(key, value);
+        }
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(evaluator.evaluate(black_box(&inputs))))
+        });
+    }
+    group.finish();
+}
+
+fn end_to_end(c: &mut Criterion) {
+    const ITEMS: usize = 100_000;
+    let text = support::m365_document(ITEMS);
+    let mut group = c.benchmark_group("document_100k");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ITEMS as u64));
+    group.bench_function("load_score_write", |b| {
+        b.iter(|| {
+            let loaded = dataset::load(black_box(text.as_bytes()), None).ok();
+            let Some(Dataset::M365(document)) = loaded.map(|loaded| loaded.dataset) else {
+                return 0;
+            };
+            let report = engine::score_m365(&document);
+            let scored =
+                m365_document::write(&document.document, &report, &DocumentOptions::default());
+            serde_json::to_vec(&scored).map_or(0, |bytes| bytes.len())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, each_evaluator, end_to_end);
+criterion_main!(benches);

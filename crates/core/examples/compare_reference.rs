@@ -1,0 +1,80 @@
+//! Benchmark helper for `cargo xtask bench`: writes the shared benchmark inputs, and times this
+//! crate's F1 and task-navigation evaluators on the inputs azure-ai-evaluation is timed on.
+//!
+//! Usage: `compare_reference write-inputs FILE [COUNT]`, `compare_reference write-document FILE [ITEMS]`,
+//! `compare_reference time FILE` (prints JSON with nanoseconds per item).
+
+#[path = "../benches/support/mod.rs"]
+mod support;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use agenteval_core::{evaluators, Inputs, Options};
+use serde_json::{json, Map, Value};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let path = args.get(1).ok_or("missing FILE argument")?;
+    let count = |default: usize| args.get(2).and_then(|n| n.parse().ok()).unwrap_or(default);
+    match args.first().map(String::as_str) {
+        Some("write-inputs") => {
+            let count = count(2_000);
+            let inputs = json!({
+                "f1": support::f1_inputs(count),
+                "task_navigation": support::navigation_inputs(count),
+            });
+            std::fs::write(path, inputs.to_string()).map_err(|error| error.to_string())
+        }
+        Some("write-document") => std::fs::write(path, support::m365_document(count(100_000)))
+            .map_err(|error| error.to_string()),
+        Some("time") => {
+            let text = std::fs::read_to_string(path).map_err(|error| error.to_string())?;
+            let inputs: Value = serde_json::from_str(&text).map_err(|error| error.to_string())?;
+            let f1 = time_per_item("builtin.f1_score", &inputs["f1"])?;
+            let navigation = time_per_item(
+                "builtin.task_navigation_efficiency",
+                &inputs["task_navigation"],
+            )?;
+            println!(
+                "{}",
+                json!({"f1_score_ns_per_item": f1, "task_navigation_efficiency_ns_per_item": navigation})
+            );
+            Ok(())
+        }
+        _ => Err("usage: compare_reference write-inputs|write-document|time FILE [COUNT]".into()),
+    }
+}
+
+/// Mean nanoseconds per item over several passes (after one warm-up pass).
+fn time_per_item(name: &str, cases: &Value) -> Result<f64, String> {
+    let spec = evaluators::find(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
+    let options = Map::new();
+    let evaluator = (spec.build)(name, Options::new(&options)).map_err(|error| error.message)?;
+    let cases = cases.as_array().ok_or("inputs must be an array")?;
+    let inputs: Vec<Inputs<'_>> = cases
+        .iter()
+        .map(|case| {
+            let mut inputs = Inputs::new();
+            if let Some(fields) = case.as_object() {
+                for (key, value) in fields {
+                    inputs.set(key, value);
+                }
+            }
+            inputs
+        })
+        .collect();
+    for case in &inputs {
+        black_box(evaluator.evaluate(black_box(case)));
+    }
+    let mut passes = 0u32;
+    let start = Instant::now();
+    while passes < 5 || start.elapsed().as_secs_f64() < 1.0 {
+        for case in &inputs {
+            black_box(evaluator.evaluate(black_box(case)));
+        }
+        passes += 1;
+    }
+    let total = start.elapsed().as_nanos() as f64;
+    Ok(total / f64::from(passes) / inputs.len().max(1) as f64)
+}
