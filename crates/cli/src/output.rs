@@ -161,6 +161,7 @@ fn score_lines(
             let empty = Map::new();
             let fields = row.row.as_ref().unwrap_or(&empty);
             write_json_line(writer, &report::foundry_rows::row(fields, &outcome))?;
+            writer.flush().map_err(write_error)?;
             report.summary.add(&outcome);
         } else {
             report.push(outcome);

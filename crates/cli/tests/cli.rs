@@ -1,0 +1,218 @@
+//! End-to-end tests of the `agenteval` binary: exit codes, stdin, diagnostics, formats, streaming.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn agenteval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the agenteval binary runs")
+}
+
+fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the agenteval binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin)
+        .expect("stdin accepts the dataset");
+    child.wait_with_output().expect("agenteval finishes")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn scores_the_m365_example_into_a_document() {
+    let output = agenteval(&["score", "examples/m365-demo.json"]);
+    assert_eq!(output.status.code(), Some(1), "the demo has failing items: {}", stderr(&output));
+    let document: Value = serde_json::from_slice(&output.stdout).expect("stdout is the scored document");
+    assert_eq!(document["schemaVersion"], "1.11.0");
+    assert!(document["metadata"]["evaluatedAt"].is_string());
+    let first = &document["items"][0];
+    assert_eq!(first["scores"]["partialMatch"]["result"], "pass");
+    assert_eq!(first["scores"]["citations"]["count"], 1);
+    assert_eq!(first["status"], "pass");
+    assert_eq!(document["items"][1]["status"], "fail");
+    assert_eq!(document["items"][2]["scores"]["exactMatch"]["match"], true);
+    assert_eq!(document["items"][4]["status"], "error");
+    let thread = &document["items"][5];
+    assert_eq!(thread["summary"]["turns_total"], 2);
+    let summary = stderr(&output);
+    assert!(summary.contains("PartialMatch"), "summary table on stderr: {summary}");
+    assert!(summary.contains("items: 7"), "summary table on stderr: {summary}");
+}
+
+#[test]
+fn reads_stdin_and_writes_the_run_report() {
+    let dataset = std::fs::read(root().join("examples/m365-demo.json")).expect("example exists");
+    let output = with_stdin(&["score", "-", "--format", "report"], &dataset);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("stdout is the report");
+    assert_eq!(report["tool"]["name"], "agenteval");
+    assert_eq!(report["dialect"], "m365");
+    assert_eq!(report["summary"]["items"], 7);
+    assert_eq!(report["items"][0]["turn"], Value::Null);
+    assert_eq!(report["items"][5]["turn"], 0);
+}
+
+#[test]
+fn all_passing_dataset_exits_zero() {
+    let dataset = br#"{"schemaVersion": "1.6.0", "default_evaluators": {"ExactMatch": {}},
+        "items": [{"prompt": "code?", "expected_response": "PAY-42", "response": "pay-42"}]}"#;
+    let output = with_stdin(&["score", "-", "--format", "md"], dataset);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn malformed_json_names_file_line_and_column() {
+    let output = with_stdin(&["score", "-"], b"{\n  \"schemaVersion\": \"1.6.0\",\n  \"items\": [,]\n}");
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("<stdin>:3:"), "location missing: {message}");
+}
+
+#[test]
+fn invalid_document_names_the_json_pointer() {
+    let output = agenteval(&[
+        "validate",
+        "tests/fixtures/m365-copilot-eval/schema/v1/examples/invalid/empty-items.json",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("empty-items.json"), "{message}");
+    assert!(message.contains("/items"), "{message}");
+}
+
+#[test]
+fn validate_accepts_a_valid_document() {
+    let output = agenteval(&["validate", "examples/m365-demo.json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    assert_eq!(agenteval(&["score"]).status.code(), Some(2));
+    assert_eq!(agenteval(&["frobnicate"]).status.code(), Some(2));
+    let missing = agenteval(&["score", "no-such-file.json"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("no-such-file.json"));
+    let wrong_format = agenteval(&["score", "examples/m365-demo.json", "--format", "foundry"]);
+    assert_eq!(wrong_format.status.code(), Some(2));
+}
+
+#[test]
+fn writes_every_format_to_a_file() {
+    let dir = std::env::temp_dir().join(format!("agenteval-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (format, marker) in [
+        ("csv", "index,turn,status"),
+        ("junit", "<testsuite"),
+        ("md", "|"),
+        ("html", "<!DOCTYPE html>"),
+        ("report", "\"summary\""),
+    ] {
+        let out = dir.join(format!("out.{format}"));
+        let output = agenteval(&[
+            "score",
+            "examples/m365-demo.json",
+            "--format",
+            format,
+            "--out",
+            out.to_str().expect("utf-8 path"),
+        ]);
+        assert_eq!(output.status.code(), Some(1), "{format}: {}", stderr(&output));
+        let text = std::fs::read_to_string(&out).expect("output written");
+        assert!(text.contains(marker), "{format} output lacks {marker:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn foundry_jsonl_scores_rows_with_flat_keys() {
+    let output = agenteval(&[
+        "score",
+        "examples/foundry-demo.jsonl",
+        "--config",
+        "examples/foundry-config.json",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let rows: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is a JSON row"))
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[2]["f1_result"], "pass");
+    assert_eq!(rows[2]["f1"], 1.0);
+    assert_eq!(rows[0]["query"], "What is the capital of France?");
+}
+
+#[test]
+fn bad_jsonl_row_is_reported_and_the_others_are_scored() {
+    let config = std::fs::read_to_string(root().join("examples/foundry-config.json")).expect("config");
+    let config: Value = serde_json::from_str(&config).expect("config is JSON");
+    let input = format!(
+        "{}\n{}\n{{\"response\": oops}}\n{}\n",
+        config,
+        r#"{"response": "a b c", "ground_truth": "a b c"}"#,
+        r#"{"response": "x", "ground_truth": "y"}"#
+    );
+    let output = with_stdin(&["score", "-"], input.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("<stdin>:3:"), "line of the bad row: {message}");
+    let rows: Vec<Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is a JSON row"))
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["f1_result"], "pass");
+    assert_eq!(rows[2]["f1_result"], "fail");
+}
+
+/// Each row's output appears before the next row is even written: the CLI streams JSONL.
+#[test]
+fn jsonl_is_streamed_row_by_row() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(["score", "-", "--config", "examples/foundry-config.json"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("agenteval starts");
+    let mut stdin = child.stdin.take().expect("stdin piped");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout piped"));
+    let row = r#"{"query": "q", "response": "same words", "ground_truth": "same words"}"#;
+    stdin
+        .write_all(format!("{row}\n{row}\n").as_bytes())
+        .expect("write two rows");
+    stdin.flush().expect("flush");
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("first result arrives while stdin is still open");
+    let first: Value = serde_json::from_str(&first).expect("a JSON row");
+    assert_eq!(first["f1_result"], "pass");
+    stdin.write_all(format!("{row}\n").as_bytes()).expect("write a third row");
+    drop(stdin);
+    let rest: Vec<String> = stdout.lines().map(|line| line.expect("line")).collect();
+    assert_eq!(rest.len(), 2);
+    assert_eq!(child.wait().expect("exit").code(), Some(0));
+}
