@@ -43,8 +43,14 @@ fn stderr(output: &Output) -> String {
 #[test]
 fn scores_the_m365_example_into_a_document() {
     let output = agenteval(&["score", "examples/m365-demo.json"]);
-    assert_eq!(output.status.code(), Some(1), "the demo has failing items: {}", stderr(&output));
-    let document: Value = serde_json::from_slice(&output.stdout).expect("stdout is the scored document");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the demo has failing items: {}",
+        stderr(&output)
+    );
+    let document: Value =
+        serde_json::from_slice(&output.stdout).expect("stdout is the scored document");
     assert_eq!(document["schemaVersion"], "1.11.0");
     assert!(document["metadata"]["evaluatedAt"].is_string());
     let first = &document["items"][0];
@@ -57,8 +63,14 @@ fn scores_the_m365_example_into_a_document() {
     let thread = &document["items"][5];
     assert_eq!(thread["summary"]["turns_total"], 2);
     let summary = stderr(&output);
-    assert!(summary.contains("PartialMatch"), "summary table on stderr: {summary}");
-    assert!(summary.contains("items: 7"), "summary table on stderr: {summary}");
+    assert!(
+        summary.contains("PartialMatch"),
+        "summary table on stderr: {summary}"
+    );
+    assert!(
+        summary.contains("items: 7"),
+        "summary table on stderr: {summary}"
+    );
 }
 
 #[test]
@@ -84,10 +96,16 @@ fn all_passing_dataset_exits_zero() {
 
 #[test]
 fn malformed_json_names_file_line_and_column() {
-    let output = with_stdin(&["score", "-"], b"{\n  \"schemaVersion\": \"1.6.0\",\n  \"items\": [,]\n}");
+    let output = with_stdin(
+        &["score", "-"],
+        b"{\n  \"schemaVersion\": \"1.6.0\",\n  \"items\": [,]\n}",
+    );
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
-    assert!(message.contains("<stdin>:3:"), "location missing: {message}");
+    assert!(
+        message.contains("<stdin>:3:"),
+        "location missing: {message}"
+    );
 }
 
 #[test]
@@ -139,7 +157,12 @@ fn writes_every_format_to_a_file() {
             "--out",
             out.to_str().expect("utf-8 path"),
         ]);
-        assert_eq!(output.status.code(), Some(1), "{format}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{format}: {}",
+            stderr(&output)
+        );
         let text = std::fs::read_to_string(&out).expect("output written");
         assert!(text.contains(marker), "{format} output lacks {marker:?}");
     }
@@ -167,7 +190,8 @@ fn foundry_jsonl_scores_rows_with_flat_keys() {
 
 #[test]
 fn bad_jsonl_row_is_reported_and_the_others_are_scored() {
-    let config = std::fs::read_to_string(root().join("examples/foundry-config.json")).expect("config");
+    let config =
+        std::fs::read_to_string(root().join("examples/foundry-config.json")).expect("config");
     let config: Value = serde_json::from_str(&config).expect("config is JSON");
     let input = format!(
         "{}\n{}\n{{\"response\": oops}}\n{}\n",
@@ -178,7 +202,10 @@ fn bad_jsonl_row_is_reported_and_the_others_are_scored() {
     let output = with_stdin(&["score", "-"], input.as_bytes());
     assert_eq!(output.status.code(), Some(1));
     let message = stderr(&output);
-    assert!(message.contains("<stdin>:3:"), "line of the bad row: {message}");
+    assert!(
+        message.contains("<stdin>:3:"),
+        "line of the bad row: {message}"
+    );
     let rows: Vec<Value> = String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is a JSON row"))
@@ -207,10 +234,14 @@ fn jsonl_is_streamed_row_by_row() {
         .expect("write two rows");
     stdin.flush().expect("flush");
     let mut first = String::new();
-    stdout.read_line(&mut first).expect("first result arrives while stdin is still open");
+    stdout
+        .read_line(&mut first)
+        .expect("first result arrives while stdin is still open");
     let first: Value = serde_json::from_str(&first).expect("a JSON row");
     assert_eq!(first["f1_result"], "pass");
-    stdin.write_all(format!("{row}\n").as_bytes()).expect("write a third row");
+    stdin
+        .write_all(format!("{row}\n").as_bytes())
+        .expect("write a third row");
     drop(stdin);
     let rest: Vec<String> = stdout.lines().map(|line| line.expect("line")).collect();
     assert_eq!(rest.len(), 2);
