@@ -10,10 +10,14 @@ use crate::status::ItemStatus;
 
 pub mod csv;
 pub mod foundry_rows;
+mod format;
 pub mod html;
+mod json;
 pub mod junit;
 pub mod m365_document;
 pub mod markdown;
+
+pub use json::to_json;
 
 /// The input dialect a run read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
