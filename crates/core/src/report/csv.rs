@@ -34,12 +34,19 @@ pub fn write(report: &RunReport) -> String {
     for outcome in &report.items {
         let mut cells = vec![
             outcome.index.to_string(),
-            outcome.turn.map(|turn| turn.to_string()).unwrap_or_default(),
+            outcome
+                .turn
+                .map(|turn| turn.to_string())
+                .unwrap_or_default(),
             text_cell(outcome.status.map_or("", |status| status.as_str())),
             text_cell(outcome.problem.as_deref().unwrap_or("")),
         ];
         for name in &names {
-            match outcome.results.iter().find(|result| result.evaluator == *name) {
+            match outcome
+                .results
+                .iter()
+                .find(|result| result.evaluator == *name)
+            {
                 Some(result) => cells.extend(result_cells(result)),
                 None => cells.extend(vec![String::new(); COLUMNS_PER_EVALUATOR.len()]),
             }
@@ -71,7 +78,12 @@ fn result_cells(result: &EvalResult) -> [String; 5] {
         quote(&format::optional_number(result.score)),
         quote(&format::optional_number(result.threshold)),
         text_cell(reason),
-        text_cell(result.error.as_ref().map_or("", |error| error.code.as_str())),
+        text_cell(
+            result
+                .error
+                .as_ref()
+                .map_or("", |error| error.code.as_str()),
+        ),
     ]
 }
 
@@ -95,5 +107,34 @@ fn quote(text: &str) -> String {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_triggers_get_a_quote_prefix() {
+        for (raw, cell) in [
+            ("=1+1", "'=1+1"),
+            ("+1", "'+1"),
+            ("-1", "'-1"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tx", "'\tx"),
+            ("\rx", "\"'\rx\""),
+            ("a=b", "a=b"),
+            ("", ""),
+        ] {
+            assert_eq!(text_cell(raw), cell, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn rfc_4180_quoting() {
+        assert_eq!(quote("plain"), "plain");
+        assert_eq!(quote("a,b"), "\"a,b\"");
+        assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(quote("two\nlines"), "\"two\nlines\"");
     }
 }

@@ -45,3 +45,32 @@ pub(crate) fn case_label(index: usize, turn: Option<usize>) -> String {
         None => format!("item-{index}"),
     }
 }
+
+/// `text`, or an em dash when it is absent or empty (table cells without a value).
+pub(crate) fn or_dash(text: Option<String>) -> String {
+    match text {
+        Some(text) if !text.is_empty() => text,
+        _ => "—".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_shares() {
+        assert_eq!(number(1.0), "1");
+        assert_eq!(number(2.0 / 3.0), "0.6666666666666666");
+        assert_eq!(number(f64::NAN), "");
+        assert_eq!(optional_number(None), "");
+        assert_eq!(percent(2.0 / 3.0), "66.7%");
+        assert_eq!(rounded(0.6833333), "0.683");
+        assert_eq!(rounded(10.0), "10");
+        assert_eq!(rounded(0.5), "0.5");
+        assert_eq!(rounded(-0.0001), "0");
+        assert_eq!(rounded(f64::INFINITY), "");
+        assert_eq!(or_dash(Some(String::new())), "—");
+        assert_eq!(case_label(2, Some(1)), "item-2.turn-1");
+    }
+}

@@ -64,7 +64,10 @@ pub fn result_columns(result: &EvalResult) -> Vec<(String, Value)> {
         (format!("{name}_result"), Value::from(verdict)),
         (format!("{name}_reason"), reason),
         (format!("{name}_status"), Value::from(status)),
-        (format!("{name}_threshold"), number_or_null(result.threshold)),
+        (
+            format!("{name}_threshold"),
+            number_or_null(result.threshold),
+        ),
         (format!("{name}_properties"), properties),
     ];
     if let Some(error) = &result.error {

@@ -18,7 +18,7 @@ th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .card h3{font-size:1rem;margin:.2rem 0 .5rem}\
 .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}\
 .partial,.error{color:#9a6700;font-weight:600}.skipped,.none{color:#656d76}\
-.problem{color:#cf222e}pre{white-space:pre-wrap;margin:.3rem 0;font-size:.85em}";
+.problem{color:#cf222e}td.reason{white-space:pre-wrap}pre{white-space:pre-wrap;margin:.3rem 0;font-size:.85em}";
 
 /// The report as a standalone HTML page titled `title`.
 pub fn write(report: &RunReport, title: &str) -> String {
@@ -64,10 +64,10 @@ fn aggregate_table(report: &RunReport) -> String {
             tally.fail,
             tally.error,
             tally.skipped,
-            tally.pass_rate.map(format::percent).unwrap_or_default(),
-            tally.mean.map(format::rounded).unwrap_or_default(),
-            tally.min.map(format::rounded).unwrap_or_default(),
-            tally.max.map(format::rounded).unwrap_or_default(),
+            format::or_dash(tally.pass_rate.map(format::percent)),
+            format::or_dash(tally.mean.map(format::rounded)),
+            format::or_dash(tally.min.map(format::rounded)),
+            format::or_dash(tally.max.map(format::rounded)),
         ));
     }
     table.push_str("</table>\n");
@@ -116,10 +116,13 @@ fn result_row(result: &EvalResult) -> String {
         String::new()
     } else {
         let json = serde_json::to_string_pretty(&result.details).unwrap_or_default();
-        format!("<details><summary>details</summary><pre>{}</pre></details>", escape(&json))
+        format!(
+            "<details><summary>details</summary><pre>{}</pre></details>",
+            escape(&json)
+        )
     };
     format!(
-        "<tr><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{reason}{details}</td></tr>\n",
+        "<tr><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"reason\">{reason}{details}</td></tr>\n",
         escape(&result.evaluator),
         format::optional_number(result.score),
         format::optional_number(result.threshold),

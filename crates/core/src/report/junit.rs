@@ -81,9 +81,12 @@ fn test_case(classname: &str, outcome: &CaseOutcome, result: &EvalResult) -> Str
             )
         }
         Verdict::Error => {
-            let (code, message) = result.error.as_ref().map_or(("evaluatorError", reason), |error| {
-                (error.code.as_str(), error.message.as_str())
-            });
+            let (code, message) = result
+                .error
+                .as_ref()
+                .map_or(("evaluatorError", reason), |error| {
+                    (error.code.as_str(), error.message.as_str())
+                });
             format!(
                 "      <error type=\"{}\" message=\"{}\"/>\n",
                 attribute(code),
@@ -148,4 +151,19 @@ fn attribute(raw: &str) -> String {
         }
     }
     escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_characters_xml_forbids() {
+        assert_eq!(text("a\u{0}b\u{8}c\u{FFFE}d\u{1F600}"), "abcd\u{1F600}");
+        assert_eq!(
+            attribute("\"x\"\n\t'y'"),
+            "&quot;x&quot;&#10;&#9;&apos;y&apos;"
+        );
+        assert_eq!(text("]]> & <"), "]]&gt; &amp; &lt;");
+    }
 }

@@ -24,7 +24,8 @@ pub struct DocumentOptions {
 pub const NO_RESPONSE_MESSAGE: &str =
     "Agent request failed: no captured agent response to score (response is missing or empty).";
 
-/// Returns `document` with the outcomes of `report` written in.
+/// Returns `document` with the outcomes of `report` written in; anything that is not an object
+/// with an `items` array comes back unchanged.
 ///
 /// An outcome with `turn: None` lands on `items[index]`, one with `turn: Some(t)` on
 /// `items[index].turns[t]`; outcomes pointing nowhere (out of range, a turn on a single-turn item,
@@ -35,16 +36,17 @@ pub fn write(document: &Value, report: &RunReport, options: &DocumentOptions) ->
         return output;
     };
     let with_codes = declares_at_least(root.get("schemaVersion"), 1, 9);
-    if let Some(Value::Array(items)) = root.get_mut("items") {
-        for outcome in &report.items {
-            if let Some(target) = case_target(items, outcome) {
-                write_case(target, outcome, with_codes);
-            }
+    let Some(Value::Array(items)) = root.get_mut("items") else {
+        return output;
+    };
+    for outcome in &report.items {
+        if let Some(target) = case_target(items, outcome) {
+            write_case(target, outcome, with_codes);
         }
-        for index in thread_indices(report) {
-            if let Some(Value::Object(thread)) = items.get_mut(index) {
-                write_thread_summary(thread);
-            }
+    }
+    for index in thread_indices(report) {
+        if let Some(Value::Object(thread)) = items.get_mut(index) {
+            write_thread_summary(thread);
         }
     }
     if let Some(evaluated_at) = &options.evaluated_at {
@@ -233,10 +235,22 @@ fn write_thread_summary(thread: &mut Map<String, Value>) {
     let count = |wanted: ItemStatus| statuses.iter().filter(|s| **s == wanted).count();
     let mut summary = Map::new();
     summary.insert("turns_total".to_owned(), Value::from(statuses.len()));
-    summary.insert("turns_passed".to_owned(), Value::from(count(ItemStatus::Pass)));
-    summary.insert("turns_failed".to_owned(), Value::from(count(ItemStatus::Fail)));
-    summary.insert("turns_partial".to_owned(), Value::from(count(ItemStatus::Partial)));
-    summary.insert("turns_errored".to_owned(), Value::from(count(ItemStatus::Error)));
+    summary.insert(
+        "turns_passed".to_owned(),
+        Value::from(count(ItemStatus::Pass)),
+    );
+    summary.insert(
+        "turns_failed".to_owned(),
+        Value::from(count(ItemStatus::Fail)),
+    );
+    summary.insert(
+        "turns_partial".to_owned(),
+        Value::from(count(ItemStatus::Partial)),
+    );
+    summary.insert(
+        "turns_errored".to_owned(),
+        Value::from(count(ItemStatus::Error)),
+    );
     summary.insert("overall_status".to_owned(), Value::from(overall.as_str()));
     thread.insert("summary".to_owned(), Value::Object(summary));
 }
@@ -283,5 +297,43 @@ fn declares_at_least(version: Option<&Value>, major: u64, minor: u64) -> bool {
             (found_major, found_minor) >= (major, minor)
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_version_comparison() {
+        let at_least_1_9 = |text: &str| declares_at_least(Some(&Value::from(text)), 1, 9);
+        assert!(!at_least_1_9("1.8.0"));
+        assert!(at_least_1_9("1.9.0"));
+        assert!(at_least_1_9("1.10.2"));
+        assert!(at_least_1_9("2.0.0"));
+        assert!(!at_least_1_9("1"));
+        assert!(!at_least_1_9("one.nine"));
+        assert!(!declares_at_least(Some(&Value::from(19)), 1, 9));
+        assert!(!declares_at_least(None, 1, 9));
+    }
+
+    #[test]
+    fn whole_thresholds_are_integers() {
+        assert_eq!(threshold_number(3.0), Some(Number::from(3)));
+        assert_eq!(threshold_number(0.5), Number::from_f64(0.5));
+        assert_eq!(threshold_number(1e300), Number::from_f64(1e300));
+        assert_eq!(threshold_number(f64::NAN), None);
+    }
+
+    #[test]
+    fn errored_score_without_an_error_or_message_still_has_one() {
+        let mut result = EvalResult::verdict("Relevance", false);
+        result.result = Verdict::Error;
+        assert_eq!(
+            score_entry(&result, true),
+            Some(
+                serde_json::json!({"result": "error", "error": "Evaluator failed (evaluatorError).", "code": "evaluatorError"})
+            )
+        );
     }
 }

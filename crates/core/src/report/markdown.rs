@@ -35,10 +35,10 @@ pub fn write(report: &RunReport) -> String {
                 tally.fail,
                 tally.error,
                 tally.skipped,
-                dash_if_empty(tally.pass_rate.map(format::percent)),
-                dash_if_empty(tally.mean.map(format::rounded)),
-                dash_if_empty(tally.min.map(format::rounded)),
-                dash_if_empty(tally.max.map(format::rounded)),
+                format::or_dash(tally.pass_rate.map(format::percent)),
+                format::or_dash(tally.mean.map(format::rounded)),
+                format::or_dash(tally.min.map(format::rounded)),
+                format::or_dash(tally.max.map(format::rounded)),
             ));
         }
     }
@@ -103,13 +103,6 @@ fn item_section(outcome: &CaseOutcome) -> String {
         section.push('\n');
     }
     section
-}
-
-fn dash_if_empty(text: Option<String>) -> String {
-    match text {
-        Some(text) if !text.is_empty() => text,
-        _ => "—".to_owned(),
-    }
 }
 
 /// Untrusted text made safe for a table cell or list line.

@@ -9,8 +9,8 @@ use crate::outcome::{EvalResult, Verdict};
 use crate::status::ItemStatus;
 
 pub mod csv;
-pub mod foundry_rows;
 mod format;
+pub mod foundry_rows;
 pub mod html;
 mod json;
 pub mod junit;
