@@ -9,11 +9,15 @@ use crate::outcome::{EvalResult, Verdict};
 use crate::status::ItemStatus;
 
 pub mod csv;
+mod format;
 pub mod foundry_rows;
 pub mod html;
+mod json;
 pub mod junit;
 pub mod m365_document;
 pub mod markdown;
+
+pub use json::to_json;
 
 /// The input dialect a run read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -211,7 +215,3 @@ impl RunReport {
     }
 }
 
-/// The run report as pretty JSON (stub until the writers land).
-pub fn to_json(report: &RunReport) -> String {
-    serde_json::to_string_pretty(report).unwrap_or_default()
-}

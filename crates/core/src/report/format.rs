@@ -1,0 +1,76 @@
+//! Small text helpers shared by the text writers (CSV, JUnit, Markdown, HTML).
+
+/// A number as the shortest text that reads back to the same value (`1`, `0.5`,
+/// `0.6666666666666666`); empty for NaN and infinities.
+pub(crate) fn number(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value}")
+    } else {
+        String::new()
+    }
+}
+
+/// An optional number, empty when absent or not finite.
+pub(crate) fn optional_number(value: Option<f64>) -> String {
+    value.map(number).unwrap_or_default()
+}
+
+/// A share as a percentage with one decimal (`66.7%`).
+pub(crate) fn percent(rate: f64) -> String {
+    if rate.is_finite() {
+        format!("{:.1}%", rate * 100.0)
+    } else {
+        String::new()
+    }
+}
+
+/// A score rounded to three decimals for tables (`0.667`), with trailing zeros kept short.
+pub(crate) fn rounded(value: f64) -> String {
+    if !value.is_finite() {
+        return String::new();
+    }
+    let text = format!("{value:.3}");
+    let trimmed = text.trim_end_matches('0').trim_end_matches('.');
+    if trimmed == "-0" {
+        "0".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+/// `item-3` or `item-3.turn-1` (0-based, as in every report).
+pub(crate) fn case_label(index: usize, turn: Option<usize>) -> String {
+    match turn {
+        Some(turn) => format!("item-{index}.turn-{turn}"),
+        None => format!("item-{index}"),
+    }
+}
+
+/// `text`, or an em dash when it is absent or empty (table cells without a value).
+pub(crate) fn or_dash(text: Option<String>) -> String {
+    match text {
+        Some(text) if !text.is_empty() => text,
+        _ => "—".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_shares() {
+        assert_eq!(number(1.0), "1");
+        assert_eq!(number(2.0 / 3.0), "0.6666666666666666");
+        assert_eq!(number(f64::NAN), "");
+        assert_eq!(optional_number(None), "");
+        assert_eq!(percent(2.0 / 3.0), "66.7%");
+        assert_eq!(rounded(0.6833333), "0.683");
+        assert_eq!(rounded(10.0), "10");
+        assert_eq!(rounded(0.5), "0.5");
+        assert_eq!(rounded(-0.0001), "0");
+        assert_eq!(rounded(f64::INFINITY), "");
+        assert_eq!(or_dash(Some(String::new())), "—");
+        assert_eq!(case_label(2, Some(1)), "item-2.turn-1");
+    }
+}

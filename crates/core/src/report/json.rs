@@ -1,0 +1,12 @@
+//! The run report as JSON (spec §4): the serde shape of [`RunReport`], pretty-printed.
+
+use super::RunReport;
+
+/// The run report as pretty-printed JSON.
+///
+/// `turn` is `null` for single-turn items, `status` is `null` when every evaluator was skipped,
+/// each result carries `error: {code, message} | null`, and `problem` appears only on items that
+/// could not be scored.
+pub fn to_json(report: &RunReport) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_else(|_| String::from("null"))
+}
