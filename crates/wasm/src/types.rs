@@ -1,0 +1,487 @@
+//! Every object that crosses the JavaScript boundary, as Rust types from which the package's
+//! TypeScript declarations are generated (tsify). Outputs mirror the core's serde shapes exactly
+//! (a test checks that they round-trip); inputs that hold JavaScript values (functions, signals)
+//! are declared here and read field by field in [`crate::options`].
+
+#![allow(dead_code)] // Option structs exist for their generated declarations; they are read by hand.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use tsify::Tsify;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(typescript_custom_section)]
+const JSON_TYPES: &'static str = r#"
+/** Any JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+/**
+ * A dataset of any dialect: its text (JSON or JSON Lines), its bytes (UTF-8), or the parsed
+ * value (an M365 eval document, a legacy array, or Foundry rows).
+ */
+export type DatasetInput = string | Uint8Array | ArrayBuffer | JsonValue;
+/**
+ * The evaluators `scoreItem` runs: names (default options), or names mapped to their options.
+ */
+export type EvaluatorSelection = string[] | { [name: string]: JsonObject };
+/**
+ * A custom evaluator: given the item (or turn) fields, the options the dataset sets for it and
+ * where it runs, returns (or resolves to) a result that is validated like any other. Throwing or
+ * rejecting gives that evaluator an `error` result on that item; the run goes on.
+ */
+export type CustomEvaluator = (
+  input: JsonObject,
+  options: JsonObject,
+  context: CustomContext,
+) => CustomResult | Promise<CustomResult>;
+/**
+ * What a custom evaluator returns: a pass/fail verdict, a score (compared with the `threshold`
+ * option, or passing when there is none), or an object saying either with a reason and details.
+ * Anything else gives the evaluator an `error` result with code `invalidEvaluatorResult`.
+ */
+export type CustomResult = boolean | number | CustomResultObject;
+"#;
+
+/// The input dialect of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// M365 Copilot eval document (v1, or a legacy form upgraded in memory).
+    M365,
+    /// Azure AI Foundry rows with `testing_criteria`.
+    Foundry,
+    /// Copilot Studio CSV test set.
+    CopilotStudio,
+}
+
+/// The four ways an evaluator can end on an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The item met the evaluator's pass rule.
+    Pass,
+    /// The item did not meet the pass rule.
+    Fail,
+    /// No verdict was possible; see `error.code`.
+    Error,
+    /// The evaluator did not run (not applicable, or needs a judge that is not configured).
+    Skipped,
+}
+
+/// Status of an item, turn or thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemStatus {
+    /// Every evaluator that ran passed.
+    Pass,
+    /// A verdict failed.
+    Fail,
+    /// A response exists but an evaluator errored.
+    Partial,
+    /// No usable response, or the item itself is invalid.
+    Error,
+}
+
+/// Why an evaluator errored (the M365 eval-document schema's codes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub enum ResultErrorCode {
+    /// The agent's response is missing or empty.
+    EmptyAgentResponse,
+    /// The judge's reply is not a valid verdict.
+    JudgeOutputUnparseable,
+    /// The judge refused the credentials.
+    JudgeAuthenticationError,
+    /// The judge rate-limited the request.
+    JudgeRateLimited,
+    /// The judge did not answer in time.
+    JudgeTimeout,
+    /// The evaluator's options, or the inputs the item gives it, are invalid.
+    EvaluatorConfigurationError,
+    /// The evaluator is neither built in nor supplied.
+    EvaluatorLoadError,
+    /// A custom evaluator returned an invalid result.
+    InvalidEvaluatorResult,
+    /// The evaluator rejected its input.
+    EvaluatorError,
+    /// `diagnostics.tool_calls` evidence is `null`.
+    ToolCallEvidenceIndeterminate,
+}
+
+/// The code and message of an errored evaluator.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct EvalError {
+    /// Machine-readable reason.
+    pub code: ResultErrorCode,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// What one evaluator concluded about one item or turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct EvalResult {
+    /// The evaluator's name as written in the dataset (or the Foundry criterion name).
+    pub evaluator: String,
+    /// The verdict.
+    pub result: Verdict,
+    /// The numeric score, when the evaluator has one.
+    pub score: Option<f64>,
+    /// The threshold applied, when the evaluator has one.
+    pub threshold: Option<f64>,
+    /// Why the verdict was reached; for `skipped`, why the evaluator did not run.
+    pub reason: Option<String>,
+    /// Evaluator-specific fields.
+    #[tsify(type = "JsonObject")]
+    pub details: Map<String, Value>,
+    /// Set exactly when `result` is `error`.
+    pub error: Option<EvalError>,
+}
+
+/// What happened to one single-turn item or one turn of a thread.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct CaseOutcome {
+    /// 0-based index of the item (M365) or row (Foundry).
+    pub index: usize,
+    /// 0-based turn of a thread; `null` for single-turn items.
+    pub turn: Option<usize>,
+    /// Derived status; `null` when every evaluator was skipped.
+    pub status: Option<ItemStatus>,
+    /// One result per evaluator, in resolution order.
+    pub results: Vec<EvalResult>,
+    /// Why the item itself could not be scored, when it is invalid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub problem: Option<String>,
+}
+
+/// Per-evaluator tallies across a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct EvaluatorSummary {
+    /// Pass verdicts.
+    pub pass: usize,
+    /// Fail verdicts.
+    pub fail: usize,
+    /// Errored results.
+    pub error: usize,
+    /// Skipped results.
+    pub skipped: usize,
+    /// pass / (pass + fail); `null` without verdicts.
+    pub pass_rate: Option<f64>,
+    /// Mean score over results that have one.
+    pub mean: Option<f64>,
+    /// Lowest score.
+    pub min: Option<f64>,
+    /// Highest score.
+    pub max: Option<f64>,
+}
+
+/// Run-wide counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// Report entries (single-turn items plus thread turns).
+    pub items: usize,
+    /// Entries with status pass.
+    pub pass: usize,
+    /// Entries with status fail.
+    pub fail: usize,
+    /// Entries with status partial.
+    pub partial: usize,
+    /// Entries with status error.
+    pub error: usize,
+    /// Tallies per evaluator name, in first-seen order.
+    #[tsify(type = "{ [evaluator: string]: EvaluatorSummary }")]
+    pub evaluators: Map<String, Value>,
+}
+
+/// Name and version of the tool that produced a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct ToolInfo {
+    /// Always `agenteval`.
+    pub name: String,
+    /// The core's version.
+    pub version: String,
+}
+
+/// The run report (every dialect): the same JSON as `agenteval score --format report`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct RunReport {
+    /// Tool name and version.
+    pub tool: ToolInfo,
+    /// The dialect read.
+    pub dialect: Dialect,
+    /// Run-wide counts.
+    pub summary: Summary,
+    /// One entry per single-turn item or thread turn, in input order.
+    pub items: Vec<CaseOutcome>,
+}
+
+/// How bad an input problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The input (or the item it points into) cannot be used.
+    Error,
+    /// The input is used, but something is off.
+    Warning,
+}
+
+/// Where in the input a problem sits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Location {
+    /// 1-based line and column in the text.
+    LineColumn {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// A JSON pointer into the parsed document, and for JSON Lines the row's line.
+    Pointer {
+        /// RFC 6901 pointer (`""` is the root).
+        pointer: String,
+        /// For JSON Lines, the 1-based line of the row.
+        line: Option<usize>,
+    },
+    /// The input as a whole.
+    Whole,
+}
+
+/// One problem found in the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(deny_unknown_fields)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The file or stream name, when known.
+    pub source: Option<String>,
+    /// Where the problem is.
+    pub location: Location,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+/// What `validate` found.
+#[derive(Debug, Clone, PartialEq, Serialize, Tsify)]
+pub struct Validation {
+    /// No error was found (warnings may remain).
+    pub valid: bool,
+    /// The dialect read; `null` when the input is not a dataset of any dialect.
+    pub dialect: Option<Dialect>,
+    /// Report entries the dataset yields (single-turn items plus thread turns, or rows).
+    pub items: usize,
+    /// Every problem found, errors first.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Whether an evaluator runs locally or needs an LLM judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum EvaluatorKind {
+    /// Computed locally from the item.
+    Deterministic,
+    /// Needs a judge endpoint.
+    Judge,
+}
+
+/// One option a built-in evaluator accepts.
+#[derive(Debug, Clone, PartialEq, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct OptionInfo {
+    /// Option key as written in datasets.
+    pub name: String,
+    /// Expected JSON type and range, e.g. `number 0..1`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Whether the option must be given.
+    pub required: bool,
+    /// The default value (`null` when required or without default).
+    #[tsify(type = "JsonValue")]
+    pub default: Value,
+    /// What the option does.
+    pub description: String,
+}
+
+/// A built-in evaluator with its options, defaults and pass rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluatorInfo {
+    /// Name as written in datasets (`PartialMatch`, `builtin.f1_score`).
+    pub name: String,
+    /// Local or judge.
+    pub kind: EvaluatorKind,
+    /// Input names the evaluator reads.
+    pub inputs: Vec<String>,
+    /// Accepted options.
+    pub options: Vec<OptionInfo>,
+    /// The pass rule in words.
+    pub pass_rule: String,
+}
+
+/// Progress of a run: report entries produced so far and in all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Tsify)]
+pub struct Progress {
+    /// Entries produced.
+    pub done: usize,
+    /// Entries the run yields.
+    pub total: usize,
+}
+
+/// Where a custom evaluator is being run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Tsify)]
+pub struct CustomContext {
+    /// The evaluator name as written in the dataset.
+    pub evaluator: String,
+    /// 0-based item (or row) index.
+    pub index: usize,
+    /// 0-based turn for threads; `null` for single-turn items.
+    pub turn: Option<usize>,
+}
+
+/// The object form of a custom evaluator's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct CustomResultObject {
+    /// The verdict; derived from `score` and `threshold` when absent.
+    #[tsify(optional)]
+    pub result: Option<String>,
+    /// Same as `result`, as a boolean.
+    #[tsify(optional)]
+    pub passed: Option<bool>,
+    /// A finite score.
+    #[tsify(optional)]
+    pub score: Option<f64>,
+    /// The threshold the score is compared with (`score >= threshold` passes).
+    #[tsify(optional)]
+    pub threshold: Option<f64>,
+    /// Why.
+    #[tsify(optional)]
+    pub reason: Option<String>,
+    /// Extra fields kept in the result's `details`.
+    #[tsify(optional, type = "JsonObject")]
+    pub details: Option<Map<String, Value>>,
+}
+
+/// Output formats of `render` (the CLI's `--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// The M365 eval document with scores, statuses and summaries filled in (JSON).
+    Document,
+    /// The run report (JSON).
+    Report,
+    /// Foundry rows with flat result keys (JSON Lines).
+    Foundry,
+    /// One CSV row per item and turn.
+    Csv,
+    /// JUnit XML.
+    Junit,
+    /// Markdown summary.
+    Md,
+    /// Self-contained HTML report.
+    Html,
+}
+
+impl Format {
+    /// Every format, in documentation order.
+    pub const ALL: [Format; 7] = [
+        Format::Document,
+        Format::Report,
+        Format::Foundry,
+        Format::Csv,
+        Format::Junit,
+        Format::Md,
+        Format::Html,
+    ];
+
+    /// The name used in JavaScript and on the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Document => "document",
+            Format::Report => "report",
+            Format::Foundry => "foundry",
+            Format::Csv => "csv",
+            Format::Junit => "junit",
+            Format::Md => "md",
+            Format::Html => "html",
+        }
+    }
+
+    /// The format called `name`.
+    pub fn parse(name: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|format| format.as_str() == name)
+    }
+}
+
+/// Options of `validate`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidateOptions {
+    /// Foundry evaluation config (`{"testing_criteria": [...]}`), as JSON text or an object; used
+    /// when the rows carry none.
+    #[tsify(optional, type = "string | JsonObject")]
+    pub config: Option<()>,
+}
+
+/// Options of `score`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreOptions {
+    /// Foundry evaluation config, as JSON text or an object; used when the rows carry none.
+    #[tsify(optional, type = "string | JsonObject")]
+    pub config: Option<()>,
+    /// Custom evaluators by name. A dataset naming one runs it like a built-in.
+    #[tsify(optional, type = "{ [name: string]: CustomEvaluator }")]
+    pub custom: Option<()>,
+    /// Cancels the run: the promise rejects with the signal's reason.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<()>,
+    /// Called with each report entry as soon as it is produced, in input order.
+    #[tsify(optional, type = "(outcome: CaseOutcome) => void")]
+    pub on_result: Option<()>,
+    /// Called with the entries done so far after each slice of work and at the end.
+    #[tsify(optional, type = "(progress: Progress) => void")]
+    pub on_progress: Option<()>,
+    /// Longest stretch of work, in milliseconds, before yielding to the event loop (default 8).
+    #[tsify(optional)]
+    pub slice_ms: Option<f64>,
+}
+
+/// Options of `scoreItem`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreItemOptions {
+    /// Custom evaluators by name, selectable in `evaluators` like built-ins.
+    #[tsify(optional, type = "{ [name: string]: CustomEvaluator }")]
+    pub custom: Option<()>,
+    /// Cancels the call: the promise rejects with the signal's reason.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<()>,
+}
+
+/// Options of `render`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderOptions {
+    /// The scored dataset: required by the `document` and `foundry` formats, which write into it.
+    #[tsify(optional, type = "DatasetInput")]
+    pub dataset: Option<()>,
+    /// Foundry evaluation config of `dataset`, when its rows carry none.
+    #[tsify(optional, type = "string | JsonObject")]
+    pub config: Option<()>,
+    /// RFC 3339 time written to the document's `metadata.evaluatedAt` (`document` only).
+    #[tsify(optional)]
+    pub evaluated_at: Option<String>,
+    /// Title of the HTML report and JUnit suite name (default `agenteval`).
+    #[tsify(optional)]
+    pub title: Option<String>,
+}
