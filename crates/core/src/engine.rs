@@ -130,7 +130,7 @@ enum Held<'d> {
     Borrowed(&'d Dataset),
 }
 
-/// Incremental scoring of one dataset: one report entry per [`Session::next`].
+/// Incremental scoring of one dataset: one report entry per [`Session::step`].
 pub struct Session<'d> {
     dataset: Held<'d>,
     customs: Vec<String>,
@@ -212,7 +212,7 @@ impl<'d> Session<'d> {
     }
 
     /// Scores the next entry; `None` when every entry has been stepped over.
-    pub fn next(&mut self) -> Option<Step<'_>> {
+    pub fn step(&mut self) -> Option<Step<'_>> {
         let entry = self.entries.get(self.position)?;
         self.position += 1;
         let (index, turn) = match entry {
@@ -300,7 +300,7 @@ impl<'d> Session<'d> {
         &self.report.items[last]
     }
 
-    /// The report so far (complete once [`Session::next`] has returned `None`).
+    /// The report so far (complete once [`Session::step`] has returned `None`).
     pub fn report(&self) -> &RunReport {
         &self.report
     }
@@ -485,7 +485,7 @@ fn m365_inputs(fields: &Map<String, Value>) -> Inputs<'_> {
 /// Scores a whole dataset with the built-in evaluators only.
 pub fn score(dataset: &Dataset) -> RunReport {
     let mut session = Session::borrowed(dataset, Vec::new());
-    while let Some(step) = session.next() {
+    while let Some(step) = session.step() {
         if let Step::Pending(pending) = step {
             session.complete(pending, Vec::new());
         }

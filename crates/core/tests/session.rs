@@ -25,7 +25,7 @@ fn steps_cover_every_item_and_turn_with_progress() {
     let mut session = Session::new(dataset, Vec::new());
     assert_eq!(session.total(), 3);
     let mut seen = Vec::new();
-    while let Some(step) = session.next() {
+    while let Some(step) = session.step() {
         match step {
             Step::Done(outcome) => seen.push((outcome.index, outcome.turn, outcome.status)),
             Step::Pending(_) => panic!("no custom evaluators were named"),
@@ -62,7 +62,7 @@ fn custom_evaluators_wait_for_the_caller_and_are_validated() {
     ];
     let mut outcomes = Vec::new();
     for returned in returns {
-        let Some(Step::Pending(pending)) = session.next() else {
+        let Some(Step::Pending(pending)) = session.step() else {
             panic!("the custom evaluator must be asked");
         };
         assert_eq!(pending.calls.len(), 1);
@@ -90,7 +90,7 @@ fn custom_evaluators_wait_for_the_caller_and_are_validated() {
     );
     assert_eq!(outcomes[0].status, Some(ItemStatus::Pass));
     assert_eq!(outcomes[1].status, Some(ItemStatus::Partial));
-    assert!(session.next().is_none());
+    assert!(session.step().is_none());
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn foundry_criteria_can_name_custom_evaluators() {
     )
     .expect("rows");
     let mut session = Session::new(loaded.dataset, vec!["short_enough".to_owned()]);
-    let Some(Step::Pending(pending)) = session.next() else {
+    let Some(Step::Pending(pending)) = session.step() else {
         panic!("the custom criterion must be asked");
     };
     assert_eq!(pending.calls[0].item["response"], "a b");
