@@ -118,11 +118,13 @@ fn end_to_end(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ITEMS as u64));
     group.bench_function("load_score_write", |b| {
         b.iter(|| {
-            let loaded = dataset::load(black_box(text.as_bytes()), None).ok();
-            let Some(Dataset::M365(document)) = loaded.map(|loaded| loaded.dataset) else {
+            let Ok(loaded) = dataset::load(black_box(text.as_bytes()), None) else {
                 return 0;
             };
-            let report = engine::score_m365(&document);
+            let report = engine::score(&loaded.dataset);
+            let Dataset::M365(document) = &loaded.dataset else {
+                return 0;
+            };
             let scored =
                 m365_document::write(&document.document, &report, &DocumentOptions::default());
             serde_json::to_vec(&scored).map_or(0, |bytes| bytes.len())

@@ -1,32 +1,57 @@
 //! The scoring engine: instantiates the resolved evaluators, feeds each item or turn its inputs,
-//! and derives statuses. Evaluators are built once per distinct configuration where possible.
+//! and derives statuses.
+//!
+//! [`Session`] scores one report entry (an item, a turn or a row) per step, so callers can stream
+//! progress, yield to an event loop, cancel, and run custom evaluators (which may be async in JS)
+//! between steps. [`score`] runs a whole dataset through a session. Evaluators are built once per
+//! distinct configuration where possible (the document's default plan, each Foundry criterion).
 
 use serde_json::{Map, Value};
 
+use crate::custom::{self, CustomReturn};
 use crate::dataset::foundry::{FoundryConfig, FoundryRow};
-use crate::dataset::m365::Case;
-use crate::dataset::{Dataset, EvalDocument, FoundryDataset};
+use crate::dataset::{Dataset, EvalDocument};
 use crate::evaluators::{self, Evaluator, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::options::Options;
 use crate::outcome::{ErrorCode, EvalResult};
-use crate::report::{CaseOutcome, Dialect, RunReport};
+use crate::report::{CaseOutcome, RunReport};
 use crate::resolve::{self, Planned};
 use crate::status::{item_status, ItemStatus};
 
-/// An evaluator ready to run, or the error result every item gets because it could not be built.
+/// An evaluator ready to run, a custom evaluator the caller runs, or the error result every item
+/// gets because the evaluator could not be built.
 enum Slot {
     Ready {
         spec: &'static EvaluatorSpec,
         label: String,
         evaluator: Box<dyn Evaluator>,
     },
+    Custom {
+        label: String,
+        options: Map<String, Value>,
+        threshold: f64,
+    },
     Broken(EvalResult),
 }
 
 impl Slot {
-    fn new(name: &str, label: &str, options: &Map<String, Value>) -> Self {
+    fn new(name: &str, label: &str, options: &Map<String, Value>, customs: &[String]) -> Self {
         let Some(spec) = evaluators::find(name) else {
+            if customs.iter().any(|custom| custom == name) {
+                return match custom::threshold(options) {
+                    Ok(threshold) => Slot::Custom {
+                        label: label.to_owned(),
+                        options: options.clone(),
+                        threshold,
+                    },
+                    Err(error) => Slot::Broken(EvalResult::error(
+                        label,
+                        ErrorCode::EvaluatorConfigurationError,
+                        error.message,
+                    )),
+                };
+            }
             let hint = evaluators::closest_name(name)
                 .map(|closest| format!("; did you mean '{closest}'?"))
                 .unwrap_or_default();
@@ -49,78 +74,386 @@ impl Slot {
             )),
         }
     }
+}
 
-    fn run(&self, inputs: &Inputs<'_>, response_required: bool, has_response: bool) -> EvalResult {
+impl Slot {
+    /// Built-ins declare whether they read the response; custom evaluators always need one (M365).
+    fn needs_response(&self) -> bool {
         match self {
-            Slot::Broken(result) => result.clone(),
-            Slot::Ready { spec, label, .. }
-                if response_required && spec.needs_response && !has_response =>
-            {
-                EvalResult::error(
-                    label,
-                    ErrorCode::EmptyAgentResponse,
-                    "the agent response is missing or empty; there is nothing to evaluate",
+            Slot::Ready { spec, .. } => spec.needs_response,
+            Slot::Custom { .. } => true,
+            Slot::Broken(_) => false,
+        }
+    }
+}
+
+/// A call the caller must make to a custom evaluator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CustomCall {
+    /// The custom evaluator's name (also the label its result carries).
+    pub evaluator: String,
+    /// Its effective options.
+    pub options: Map<String, Value>,
+    /// The item, turn or row object it evaluates.
+    pub item: Value,
+}
+
+/// An entry whose built-in results are done and whose custom evaluator calls are still to make.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingCase {
+    index: usize,
+    turn: Option<usize>,
+    has_response: bool,
+    results: Vec<Option<EvalResult>>,
+    thresholds: Vec<f64>,
+    /// The calls to make, in order; answer them in the same order with [`Session::complete`].
+    pub calls: Vec<CustomCall>,
+}
+
+/// What one step of a session produced.
+#[derive(Debug)]
+pub enum Step<'s> {
+    /// The entry is scored (it is also recorded in the session's report).
+    Done(&'s CaseOutcome),
+    /// The entry waits for custom evaluator results.
+    Pending(PendingCase),
+}
+
+enum Entry {
+    Case { index: usize, turn: Option<usize> },
+    Invalid { index: usize, problem: String },
+}
+
+/// A dataset the session owns or borrows.
+enum Held<'d> {
+    Owned(Box<Dataset>),
+    Borrowed(&'d Dataset),
+}
+
+/// Incremental scoring of one dataset: one report entry per [`Session::step`].
+pub struct Session<'d> {
+    dataset: Held<'d>,
+    customs: Vec<String>,
+    entries: Vec<Entry>,
+    position: usize,
+    shared_slots: Vec<Slot>,
+    report: RunReport,
+}
+
+impl Session<'static> {
+    /// A session that owns its dataset. `customs` are the names of the custom evaluators the
+    /// caller will run when asked (see [`Step::Pending`]).
+    pub fn new(dataset: Dataset, customs: Vec<String>) -> Self {
+        Session::build(Held::Owned(Box::new(dataset)), customs)
+    }
+}
+
+impl<'d> Session<'d> {
+    /// A session over a borrowed dataset.
+    pub fn borrowed(dataset: &'d Dataset, customs: Vec<String>) -> Self {
+        Session::build(Held::Borrowed(dataset), customs)
+    }
+
+    fn build(dataset: Held<'d>, customs: Vec<String>) -> Self {
+        let held: &Dataset = match &dataset {
+            Held::Owned(dataset) => dataset,
+            Held::Borrowed(dataset) => dataset,
+        };
+        let (entries, shared_slots) = match held {
+            Dataset::M365(document) => (m365_entries(document), {
+                resolve::default_plan(document.default_evaluators())
+                    .iter()
+                    .map(|planned| {
+                        Slot::new(planned.name, planned.name, &planned.options, &customs)
+                    })
+                    .collect()
+            }),
+            Dataset::Foundry(rows) => (
+                rows.rows
+                    .iter()
+                    .enumerate()
+                    .map(|(index, row)| match &row.row {
+                        Ok(_) => Entry::Case { index, turn: None },
+                        Err(problem) => Entry::Invalid {
+                            index,
+                            problem: problem.describe(),
+                        },
+                    })
+                    .collect(),
+                criterion_slots(&rows.config, &customs),
+            ),
+        };
+        let report = RunReport::new(held.dialect());
+        Session {
+            dataset,
+            customs,
+            entries,
+            position: 0,
+            shared_slots,
+            report,
+        }
+    }
+
+    fn dataset(&self) -> &Dataset {
+        match &self.dataset {
+            Held::Owned(dataset) => dataset,
+            Held::Borrowed(dataset) => dataset,
+        }
+    }
+
+    /// Number of report entries the dataset yields (items, turns or rows).
+    pub fn total(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Number of entries already stepped over.
+    pub fn done(&self) -> usize {
+        self.position
+    }
+
+    /// Scores the next entry; `None` when every entry has been stepped over.
+    pub fn step(&mut self) -> Option<Step<'_>> {
+        let entry = self.entries.get(self.position)?;
+        self.position += 1;
+        let (index, turn) = match entry {
+            Entry::Invalid { index, problem } => {
+                let outcome = invalid_outcome(*index, problem);
+                return Some(Step::Done(self.record(outcome)));
+            }
+            Entry::Case { index, turn } => (*index, *turn),
+        };
+        let pending = match self.dataset() {
+            Dataset::M365(document) => {
+                let Some(fields) = case_fields(document, index, turn) else {
+                    let outcome = invalid_outcome(index, "the item or turn is not an object");
+                    return Some(Step::Done(self.record(outcome)));
+                };
+                let inputs = m365_inputs(fields);
+                let has_response = inputs
+                    .str("response")
+                    .is_some_and(|response| !response.trim().is_empty());
+                if resolve::uses_default_plan(fields) {
+                    run_slots(
+                        &self.shared_slots,
+                        |_| inputs.clone(),
+                        fields,
+                        true,
+                        has_response,
+                        index,
+                        turn,
+                    )
+                } else {
+                    let plan = resolve::plan(
+                        &resolve::default_plan(document.default_evaluators()),
+                        fields,
+                    );
+                    let slots = slots_for(&plan, &self.customs);
+                    run_slots(
+                        &slots,
+                        |_| inputs.clone(),
+                        fields,
+                        true,
+                        has_response,
+                        index,
+                        turn,
+                    )
+                }
+            }
+            Dataset::Foundry(rows) => {
+                let Some(Ok(fields)) = rows.rows.get(index).map(|row| &row.row) else {
+                    return None;
+                };
+                let criteria = &rows.config.criteria;
+                run_slots(
+                    &self.shared_slots,
+                    |position| {
+                        criteria
+                            .get(position)
+                            .map_or_else(Inputs::new, |c| c.inputs(fields))
+                    },
+                    fields,
+                    false,
+                    true,
+                    index,
+                    turn,
                 )
             }
-            Slot::Ready { evaluator, .. } => evaluator.evaluate(inputs),
-        }
-    }
-}
-
-/// Scores a whole dataset.
-pub fn score(dataset: &Dataset) -> RunReport {
-    match dataset {
-        Dataset::M365(document) => score_m365(document),
-        Dataset::Foundry(dataset) => score_foundry(dataset),
-    }
-}
-
-/// Scores every item and turn of an M365 eval document.
-pub fn score_m365(document: &EvalDocument) -> RunReport {
-    let mut report = RunReport::new(Dialect::M365);
-    let default_plan = resolve::default_plan(document.default_evaluators());
-    let default_slots: Vec<Slot> = default_plan
-        .iter()
-        .map(|planned| Slot::new(planned.name, planned.name, &planned.options))
-        .collect();
-    let mut reported_invalid = Vec::new();
-    for case in document.cases() {
-        if let Some(problem) = document.item_problem(case.index) {
-            if !reported_invalid.contains(&case.index) {
-                reported_invalid.push(case.index);
-                report.push(invalid_outcome(case.index, None, problem));
-            }
-            continue;
-        }
-        let outcome = if resolve::uses_default_plan(case.fields) {
-            score_case(&case, &default_slots)
-        } else {
-            let slots = slots_for(&resolve::plan(&default_plan, case.fields));
-            score_case(&case, &slots)
         };
-        report.push(outcome);
+        Some(if pending.calls.is_empty() {
+            let outcome = pending.finish(Vec::new());
+            Step::Done(self.record(outcome))
+        } else {
+            Step::Pending(pending)
+        })
     }
-    for (index, problem) in &document.item_problems {
-        if !reported_invalid.contains(index) {
-            report.push(invalid_outcome(*index, None, problem));
-        }
+
+    /// Completes a pending entry with the custom evaluators' returns, in the order of its calls,
+    /// and records it. Missing returns count as errors.
+    pub fn complete(&mut self, pending: PendingCase, returns: Vec<CustomReturn>) -> &CaseOutcome {
+        let outcome = pending.finish(returns);
+        self.record(outcome)
     }
-    report
-        .items
-        .sort_by_key(|outcome| (outcome.index, outcome.turn));
-    report
+
+    fn record(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
+        self.report.push(outcome);
+        let last = self.report.items.len() - 1;
+        &self.report.items[last]
+    }
+
+    /// The report so far (complete once [`Session::step`] has returned `None`).
+    pub fn report(&self) -> &RunReport {
+        &self.report
+    }
+
+    /// Ends the session, returning its report (entries in dataset order).
+    pub fn finish(self) -> RunReport {
+        self.report
+    }
 }
 
-fn slots_for(plan: &[Planned<'_>]) -> Vec<Slot> {
+impl PendingCase {
+    fn finish(self, returns: Vec<CustomReturn>) -> CaseOutcome {
+        let mut returns = returns.into_iter();
+        let mut thresholds = self.thresholds.into_iter();
+        let mut calls = self.calls.into_iter();
+        let results: Vec<EvalResult> = self
+            .results
+            .into_iter()
+            .map(|result| {
+                result.unwrap_or_else(|| {
+                    let label = calls.next().map(|call| call.evaluator).unwrap_or_default();
+                    let returned = returns
+                        .next()
+                        .unwrap_or_else(|| Err("no result was supplied for this call".to_owned()));
+                    custom::validate(
+                        &label,
+                        thresholds.next().unwrap_or(custom::DEFAULT_THRESHOLD),
+                        returned,
+                    )
+                })
+            })
+            .collect();
+        CaseOutcome {
+            index: self.index,
+            turn: self.turn,
+            status: item_status(&results, self.has_response),
+            results,
+            problem: None,
+        }
+    }
+}
+
+fn run_slots<'a>(
+    slots: &[Slot],
+    inputs_for: impl Fn(usize) -> Inputs<'a>,
+    fields: &Map<String, Value>,
+    response_required: bool,
+    has_response: bool,
+    index: usize,
+    turn: Option<usize>,
+) -> PendingCase {
+    let mut pending = PendingCase {
+        index,
+        turn,
+        has_response,
+        results: Vec::with_capacity(slots.len()),
+        thresholds: Vec::new(),
+        calls: Vec::new(),
+    };
+    for (position, slot) in slots.iter().enumerate() {
+        let result = match slot {
+            Slot::Broken(result) => Some(result.clone()),
+            Slot::Ready { label, .. } | Slot::Custom { label, .. }
+                if response_required && !has_response && slot.needs_response() =>
+            {
+                Some(empty_response(label))
+            }
+            Slot::Ready { evaluator, .. } => Some(evaluator.evaluate(&inputs_for(position))),
+            Slot::Custom {
+                label,
+                options,
+                threshold,
+            } => {
+                pending.calls.push(CustomCall {
+                    evaluator: label.clone(),
+                    options: options.clone(),
+                    item: Value::Object(fields.clone()),
+                });
+                pending.thresholds.push(*threshold);
+                None
+            }
+        };
+        pending.results.push(result);
+    }
+    pending
+}
+
+fn empty_response(label: &str) -> EvalResult {
+    EvalResult::error(
+        label,
+        ErrorCode::EmptyAgentResponse,
+        "the agent response is missing or empty; there is nothing to evaluate",
+    )
+}
+
+fn slots_for(plan: &[Planned<'_>], customs: &[String]) -> Vec<Slot> {
     plan.iter()
-        .map(|planned| Slot::new(planned.name, planned.name, &planned.options))
+        .map(|planned| Slot::new(planned.name, planned.name, &planned.options, customs))
         .collect()
 }
 
-fn invalid_outcome(index: usize, turn: Option<usize>, problem: &str) -> CaseOutcome {
+fn criterion_slots(config: &FoundryConfig, customs: &[String]) -> Vec<Slot> {
+    config
+        .criteria
+        .iter()
+        .map(|criterion| {
+            Slot::new(
+                &criterion.evaluator_name,
+                &criterion.name,
+                &criterion.initialization_parameters,
+                customs,
+            )
+        })
+        .collect()
+}
+
+fn m365_entries(document: &EvalDocument) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for (index, item) in document.items().iter().enumerate() {
+        if let Some(problem) = document.item_problem(index) {
+            entries.push(Entry::Invalid {
+                index,
+                problem: problem.to_owned(),
+            });
+            continue;
+        }
+        match item.get("turns").and_then(Value::as_array) {
+            Some(turns) => entries.extend((0..turns.len()).map(|turn| Entry::Case {
+                index,
+                turn: Some(turn),
+            })),
+            None => entries.push(Entry::Case { index, turn: None }),
+        }
+    }
+    entries
+}
+
+fn case_fields(
+    document: &EvalDocument,
+    index: usize,
+    turn: Option<usize>,
+) -> Option<&Map<String, Value>> {
+    let item = document.items().get(index)?;
+    match turn {
+        None => item.as_object(),
+        Some(turn) => item.get("turns")?.as_array()?.get(turn)?.as_object(),
+    }
+}
+
+fn invalid_outcome(index: usize, problem: &str) -> CaseOutcome {
     CaseOutcome {
         index,
-        turn,
+        turn: None,
         status: Some(ItemStatus::Error),
         results: Vec::new(),
         problem: Some(problem.to_owned()),
@@ -128,7 +461,7 @@ fn invalid_outcome(index: usize, turn: Option<usize>, problem: &str) -> CaseOutc
 }
 
 /// The inputs an M365 item or turn gives evaluators, under their M365 and Foundry names.
-fn m365_inputs<'a>(fields: &'a Map<String, Value>) -> Inputs<'a> {
+fn m365_inputs(fields: &Map<String, Value>) -> Inputs<'_> {
     let mut inputs = Inputs::new();
     for (field, aliases) in [
         ("prompt", &["prompt", "query"][..]),
@@ -149,25 +482,18 @@ fn m365_inputs<'a>(fields: &'a Map<String, Value>) -> Inputs<'a> {
     inputs
 }
 
-fn score_case(case: &Case<'_>, slots: &[Slot]) -> CaseOutcome {
-    let inputs = m365_inputs(case.fields);
-    let has_response = inputs
-        .str("response")
-        .is_some_and(|response| !response.trim().is_empty());
-    let results: Vec<EvalResult> = slots
-        .iter()
-        .map(|slot| slot.run(&inputs, true, has_response))
-        .collect();
-    CaseOutcome {
-        index: case.index,
-        turn: case.turn,
-        status: item_status(&results, has_response),
-        results,
-        problem: None,
+/// Scores a whole dataset with the built-in evaluators only.
+pub fn score(dataset: &Dataset) -> RunReport {
+    let mut session = Session::borrowed(dataset, Vec::new());
+    while let Some(step) = session.step() {
+        if let Step::Pending(pending) = step {
+            session.complete(pending, Vec::new());
+        }
     }
+    session.finish()
 }
 
-/// Scores Foundry rows one at a time, so JSONL input can be streamed.
+/// Scores Foundry rows one at a time without holding them, so JSONL input can be streamed.
 pub struct FoundryScorer<'c> {
     config: &'c FoundryConfig,
     slots: Vec<Slot>,
@@ -176,49 +502,32 @@ pub struct FoundryScorer<'c> {
 impl<'c> FoundryScorer<'c> {
     /// Builds every criterion's evaluator once.
     pub fn new(config: &'c FoundryConfig) -> Self {
-        let slots = config
-            .criteria
-            .iter()
-            .map(|criterion| {
-                Slot::new(
-                    &criterion.evaluator_name,
-                    &criterion.name,
-                    &criterion.initialization_parameters,
-                )
-            })
-            .collect();
-        FoundryScorer { config, slots }
+        FoundryScorer {
+            config,
+            slots: criterion_slots(config, &[]),
+        }
     }
 
     /// Scores row `index`. An unusable row gets status error and its problem; others are unaffected.
     pub fn score_row(&self, index: usize, row: &FoundryRow) -> CaseOutcome {
         let fields = match &row.row {
             Ok(fields) => fields,
-            Err(problem) => return invalid_outcome(index, None, &problem.describe()),
+            Err(problem) => return invalid_outcome(index, &problem.describe()),
         };
-        let results: Vec<EvalResult> = self
-            .config
-            .criteria
-            .iter()
-            .zip(&self.slots)
-            .map(|(criterion, slot)| slot.run(&criterion.inputs(fields), false, true))
-            .collect();
-        CaseOutcome {
+        let criteria = &self.config.criteria;
+        run_slots(
+            &self.slots,
+            |position| {
+                criteria
+                    .get(position)
+                    .map_or_else(Inputs::new, |c| c.inputs(fields))
+            },
+            fields,
+            false,
+            true,
             index,
-            turn: None,
-            status: item_status(&results, true),
-            results,
-            problem: None,
-        }
+            None,
+        )
+        .finish(Vec::new())
     }
-}
-
-/// Scores every row of a Foundry dataset.
-pub fn score_foundry(dataset: &FoundryDataset) -> RunReport {
-    let scorer = FoundryScorer::new(&dataset.config);
-    let mut report = RunReport::new(Dialect::Foundry);
-    for (index, row) in dataset.rows.iter().enumerate() {
-        report.push(scorer.score_row(index, row));
-    }
-    report
 }

@@ -214,4 +214,3 @@ impl RunReport {
         self.items.push(outcome);
     }
 }
-
