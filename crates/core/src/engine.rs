@@ -312,6 +312,16 @@ impl<'d> Session<'d> {
 }
 
 impl PendingCase {
+    /// 0-based index of the item or row the entry belongs to.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// 0-based turn of a thread entry; `None` for single-turn items and rows.
+    pub fn turn(&self) -> Option<usize> {
+        self.turn
+    }
+
     fn finish(self, returns: Vec<CustomReturn>) -> CaseOutcome {
         let mut returns = returns.into_iter();
         let mut thresholds = self.thresholds.into_iter();

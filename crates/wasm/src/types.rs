@@ -111,7 +111,6 @@ pub enum ResultErrorCode {
 
 /// The code and message of an errored evaluator.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct EvalError {
     /// Machine-readable reason.
     pub code: ResultErrorCode,
@@ -121,7 +120,6 @@ pub struct EvalError {
 
 /// What one evaluator concluded about one item or turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct EvalResult {
     /// The evaluator's name as written in the dataset (or the Foundry criterion name).
     pub evaluator: String,
@@ -142,7 +140,6 @@ pub struct EvalResult {
 
 /// What happened to one single-turn item or one turn of a thread.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct CaseOutcome {
     /// 0-based index of the item (M365) or row (Foundry).
     pub index: usize,
@@ -160,7 +157,6 @@ pub struct CaseOutcome {
 
 /// Per-evaluator tallies across a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct EvaluatorSummary {
     /// Pass verdicts.
     pub pass: usize,
@@ -182,7 +178,6 @@ pub struct EvaluatorSummary {
 
 /// Run-wide counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct Summary {
     /// Report entries (single-turn items plus thread turns).
     pub items: usize,
@@ -201,7 +196,6 @@ pub struct Summary {
 
 /// Name and version of the tool that produced a report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct ToolInfo {
     /// Always `agenteval`.
     pub name: String,
@@ -211,7 +205,6 @@ pub struct ToolInfo {
 
 /// The run report (every dialect): the same JSON as `agenteval score --format report`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct RunReport {
     /// Tool name and version.
     pub tool: ToolInfo,
@@ -257,7 +250,6 @@ pub enum Location {
 
 /// One problem found in the input.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(deny_unknown_fields)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

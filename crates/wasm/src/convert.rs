@@ -1,0 +1,166 @@
+//! Moving values across the boundary: one serde-wasm-bindgen configuration (JSON-compatible, so
+//! results survive `JSON.stringify`, IndexedDB and `postMessage` unchanged), and reading datasets
+//! and configs given as text, bytes or parsed values.
+
+use agenteval_core::dataset::{self, Loaded};
+use agenteval_core::json;
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::error::{ApiError, ErrorCode};
+
+/// The package's only serializer: plain objects and arrays, numbers as numbers, `null` for `None`.
+pub fn serializer() -> serde_wasm_bindgen::Serializer {
+    serde_wasm_bindgen::Serializer::json_compatible()
+}
+
+/// `value` as a JavaScript value.
+///
+/// # Errors
+/// When serde-wasm-bindgen cannot represent the value (it always can for the package's types).
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serializer())
+        .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))
+}
+
+/// A dataset as it arrived: text or bytes to parse, or a value already parsed by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// UTF-8 text (from a string, `Uint8Array` or `ArrayBuffer`).
+    Bytes(Vec<u8>),
+    /// A parsed JSON value.
+    Value(Value),
+}
+
+impl Source {
+    /// Reads the dataset; `config` is a Foundry evaluation config, validated first when given.
+    ///
+    /// # Errors
+    /// `invalidConfig` for a bad config, `invalidDataset` when the dataset is unusable as a whole.
+    pub fn load(self, what: &str, config: Option<&Value>) -> Result<Loaded, ApiError> {
+        if let Some(config) = config {
+            dataset::FoundryConfig::from_value(config).map_err(|error| {
+                ApiError::input(ErrorCode::InvalidConfig, "options.config", error)
+            })?;
+        }
+        let loaded = match self {
+            Source::Bytes(bytes) => dataset::load(&bytes, config),
+            Source::Value(value) => dataset::load_value(value, config),
+        };
+        loaded.map_err(|error| ApiError::input(ErrorCode::InvalidDataset, what, error))
+    }
+}
+
+/// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value.
+///
+/// # Errors
+/// `invalidArgument` naming `field` for `undefined`, `null`, or values that are not JSON.
+pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> {
+    if let Some(text) = value.as_string() {
+        return Ok(Source::Bytes(text.into_bytes()));
+    }
+    if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(Source::Bytes(bytes.to_vec()));
+    }
+    if let Some(buffer) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+        return Ok(Source::Bytes(js_sys::Uint8Array::new(buffer).to_vec()));
+    }
+    if value.is_undefined() || value.is_null() {
+        return Err(ApiError::argument(
+            field,
+            "a dataset: JSON or JSON Lines text, a Uint8Array, an ArrayBuffer, or a parsed JSON value",
+        ));
+    }
+    json_value(value, field).map(Source::Value)
+}
+
+/// A parsed JSON value given by the caller, read through `JSON.stringify` (so `toJSON` methods
+/// apply and `undefined` members are left out, as in any JSON API).
+///
+/// # Errors
+/// `invalidArgument` naming `field` when the value cannot be written as JSON.
+pub fn json_value(value: &JsValue, field: &str) -> Result<Value, ApiError> {
+    let text = js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|text| text.as_string())
+        .ok_or_else(|| {
+            ApiError::argument(
+                field,
+                "a JSON value (no functions, symbols, BigInts or cycles)",
+            )
+        })?;
+    json::parse(text.as_bytes()).map_err(|diagnostic| {
+        ApiError::new(
+            ErrorCode::InvalidArgument,
+            format!("{field}: {}", diagnostic.message),
+        )
+    })
+}
+
+/// An optional Foundry config: JSON text or an object; `undefined` and `null` mean none.
+///
+/// # Errors
+/// `invalidConfig` for text that is not JSON, `invalidArgument` for other types.
+pub fn config_value(value: &JsValue, field: &str) -> Result<Option<Value>, ApiError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    if let Some(text) = value.as_string() {
+        return json::parse(text.as_bytes()).map(Some).map_err(|diagnostic| {
+            ApiError::new(
+                ErrorCode::InvalidConfig,
+                format!("{field}: {}", diagnostic.describe()),
+            )
+        });
+    }
+    if !value.is_object() {
+        return Err(ApiError::argument(
+            field,
+            "a Foundry evaluation config {\"testing_criteria\": [...]}, as JSON text or an object",
+        ));
+    }
+    json_value(value, field).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_bad_config_is_reported_before_the_dataset() {
+        let dataset = Source::Bytes(b"{\"query\": \"q\", \"response\": \"r\"}".to_vec());
+        let error = dataset
+            .load("dataset", Some(&json!({"testing_criteria": "nope"})))
+            .expect_err("config is invalid");
+        assert_eq!(error.code, ErrorCode::InvalidConfig);
+        assert!(error.message.starts_with("options.config: "), "{error}");
+    }
+
+    #[test]
+    fn an_unusable_dataset_is_an_invalid_dataset_error() {
+        let error = Source::Bytes(b"{\"items\": 3".to_vec())
+            .load("dataset", None)
+            .expect_err("syntax error");
+        assert_eq!(error.code, ErrorCode::InvalidDataset);
+        assert!(error.message.starts_with("dataset: line 1"), "{error}");
+        assert!(!error.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn parsed_values_and_text_load_the_same_dataset() {
+        let document = json!({"schemaVersion": "1.6.0", "items": [{"prompt": "p", "response": "r"}]});
+        let from_text = Source::Bytes(document.to_string().into_bytes())
+            .load("dataset", None)
+            .expect("valid");
+        let from_value = Source::Value(document).load("dataset", None).expect("valid");
+        assert_eq!(
+            from_text.dataset.dialect(),
+            from_value.dataset.dialect(),
+            "same dialect"
+        );
+        assert_eq!(from_text.diagnostics, from_value.diagnostics);
+    }
+}

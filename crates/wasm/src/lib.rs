@@ -1,0 +1,44 @@
+//! agenteval-wasm: the core compiled to WebAssembly, as the JavaScript API of the npm package in
+//! `pkg/`. A thin layer: it reads JavaScript values into core inputs, calls the core, and writes
+//! core outputs back as plain JSON-compatible objects. It decides no verdicts.
+//!
+//! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `scoreItem`, `render`.
+//! Every object that crosses the boundary is declared in [`types`], from which the package's
+//! TypeScript declarations are generated.
+
+pub mod catalog;
+pub mod convert;
+pub mod error;
+pub mod options;
+pub mod render;
+pub mod run;
+pub mod types;
+pub mod validate;
+
+use wasm_bindgen::prelude::*;
+
+/// Key of the global slot where the panic hook leaves the last panic message, for the package's
+/// guard to put into the `internalError` it throws before resetting the module.
+const PANIC_SLOT: &str = "agenteval.panic";
+
+/// Installs the panic hook when the module is instantiated (again after every reset).
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let slot = js_sys::Symbol::for_(PANIC_SLOT);
+        let _ = js_sys::Reflect::set(&js_sys::global(), &slot, &info.to_string().into());
+    }));
+}
+
+/// A deliberate crash, for the tests that check the module recovers from one. Not part of the API.
+#[wasm_bindgen(js_name = __testPanic, skip_typescript)]
+#[allow(clippy::panic)]
+pub fn test_panic() {
+    panic!("deliberate panic from __testPanic");
+}
+
+/// The package version (the core's version).
+#[wasm_bindgen(js_name = version)]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}

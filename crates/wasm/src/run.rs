@@ -1,0 +1,327 @@
+//! `score()` and `scoreItem()`: a run steps through the dataset one report entry at a time; the
+//! driver in `js/drive.js` awaits custom evaluators between steps, yields to the event loop,
+//! reports progress and honours the `AbortSignal`. Every call into wasm is synchronous, so a crash
+//! surfaces where the package's guard can catch it.
+
+use agenteval_core::custom::{self, CustomReturn};
+use agenteval_core::dataset::Dataset;
+use agenteval_core::engine::{PendingCase, Session, Step};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{self, Source};
+use crate::error::{ApiError, ErrorCode};
+use crate::options::OptionsObject;
+use crate::types::CustomContext;
+
+#[wasm_bindgen(module = "/js/drive.js")]
+extern "C" {
+    /// Runs `run` to the end; resolves to the report, or to the first entry when `single`.
+    fn drive(run: ScoreRun, options: JsValue, single: bool) -> js_sys::Promise;
+}
+
+/// Schema version of the one-item document `scoreItem` scores.
+const ITEM_SCHEMA_VERSION: &str = "1.11.0";
+
+/// Scores a whole dataset (text, bytes or a parsed value; any dialect). Resolves to the run
+/// report; `options.onResult` receives each entry as soon as it is produced and
+/// `options.onProgress` the count done; `options.signal` cancels. Custom evaluators named in the
+/// dataset run from `options.custom`. Rejects with an `Error` whose `code` is `invalidDataset`,
+/// `invalidConfig` or `invalidArgument` when the input is unusable as a whole.
+#[wasm_bindgen(js_name = score, unchecked_return_type = "Promise<RunReport>")]
+pub fn score_dataset(
+    #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScoreOptions")] options: Option<js_sys::Object>,
+) -> js_sys::Promise {
+    let prepared = (|| {
+        let options = OptionsObject::read(
+            options,
+            "options",
+            &["config", "custom", "signal", "onResult", "onProgress", "sliceMs"],
+        )?;
+        let customs = check_hooks(&options)?;
+        options.function("onResult")?;
+        options.function("onProgress")?;
+        let config = convert::config_value(&options.get("config"), "options.config")?;
+        let loaded = convert::dataset_source(&dataset, "dataset")?.load("dataset", config.as_ref())?;
+        Ok::<_, ApiError>((ScoreRun::new(loaded.dataset, customs), options.value()))
+    })();
+    match prepared {
+        Ok((run, options)) => drive(run, options, false),
+        Err(error) => js_sys::Promise::reject(&error.into()),
+    }
+}
+
+/// Scores one single-turn item (`{prompt, response, expected_response?, context?, diagnostics?}`)
+/// with the given evaluators: names, or names mapped to their options. Custom evaluators from
+/// `options.custom` can be selected like built-ins. Resolves to the item's outcome.
+#[wasm_bindgen(js_name = scoreItem, unchecked_return_type = "Promise<CaseOutcome>")]
+pub fn score_item(
+    #[wasm_bindgen(unchecked_param_type = "JsonObject")] item: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "EvaluatorSelection")] evaluators: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ScoreItemOptions")] options: Option<js_sys::Object>,
+) -> js_sys::Promise {
+    let prepared = (|| {
+        let options = OptionsObject::read(options, "options", &["custom", "signal"])?;
+        let customs = check_hooks(&options)?;
+        let item = convert::json_value(&item, "item")?;
+        let selection = convert::json_value(&evaluators, "evaluators")?;
+        let document = item_document(item, selection)?;
+        let loaded = Source::Value(document).load("item", None)?;
+        if let Some((_, problem)) = match &loaded.dataset {
+            Dataset::M365(document) => document.item_problems.first(),
+            Dataset::Foundry(_) => None,
+        } {
+            return Err(ApiError::new(
+                ErrorCode::InvalidItem,
+                format!("item: {}", problem.replace("/items/0", "")),
+            ));
+        }
+        Ok::<_, ApiError>((ScoreRun::new(loaded.dataset, customs), options.value()))
+    })();
+    match prepared {
+        Ok((run, options)) => drive(run, options, true),
+        Err(error) => js_sys::Promise::reject(&error.into()),
+    }
+}
+
+/// Checks the hooks shared by `score` and `scoreItem`; returns the custom evaluator names.
+fn check_hooks(options: &OptionsObject) -> Result<Vec<String>, ApiError> {
+    options.signal("signal")?;
+    options.positive_number("sliceMs").or_else(|error| {
+        if options.get("sliceMs").is_undefined() {
+            Ok(None)
+        } else {
+            Err(error)
+        }
+    })?;
+    let customs = options.functions("custom")?;
+    for name in &customs {
+        custom::check_name(name).map_err(|error| {
+            ApiError::argument(&format!("options.custom.{name}"), error.message)
+        })?;
+    }
+    Ok(customs)
+}
+
+/// The one-item M365 document `scoreItem` scores: the item with `evaluators` set and
+/// `evaluators_mode: "replace"`.
+///
+/// # Errors
+/// `invalidItem` when `item` is not an object or is a thread; `invalidArgument` for a selection
+/// that is neither a list of names nor an object of options.
+pub fn item_document(item: Value, selection: Value) -> Result<Value, ApiError> {
+    let Value::Object(mut item) = item else {
+        return Err(ApiError::new(
+            ErrorCode::InvalidItem,
+            "item: expected an object {prompt, response, expected_response?, …}",
+        ));
+    };
+    if item.contains_key("turns") {
+        return Err(ApiError::new(
+            ErrorCode::InvalidItem,
+            "item.turns: scoreItem scores single-turn items; score a thread with score()",
+        ));
+    }
+    let evaluators: Map<String, Value> = match selection {
+        Value::Array(names) => names
+            .into_iter()
+            .enumerate()
+            .map(|(position, name)| match name {
+                Value::String(name) if !name.is_empty() => Ok((name, Value::Object(Map::new()))),
+                _ => Err(ApiError::argument(
+                    &format!("evaluators[{position}]"),
+                    "an evaluator name",
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+        Value::Object(map) => {
+            for (name, options) in &map {
+                if !options.is_object() {
+                    return Err(ApiError::argument(
+                        &format!("evaluators.{name}"),
+                        "an options object (use {} for the defaults)",
+                    ));
+                }
+            }
+            map
+        }
+        _ => {
+            return Err(ApiError::argument(
+                "evaluators",
+                "a list of evaluator names, or an object mapping names to options",
+            ))
+        }
+    };
+    if evaluators.is_empty() {
+        return Err(ApiError::argument("evaluators", "at least one evaluator"));
+    }
+    item.insert("evaluators".to_owned(), Value::Object(evaluators));
+    item.insert("evaluators_mode".to_owned(), Value::from("replace"));
+    let mut document = Map::new();
+    document.insert("schemaVersion".to_owned(), Value::from(ITEM_SCHEMA_VERSION));
+    document.insert("items".to_owned(), Value::Array(vec![Value::Object(item)]));
+    Ok(Value::Object(document))
+}
+
+/// One run in progress. Internal: created by `score`/`scoreItem` and stepped by the driver.
+#[wasm_bindgen(js_name = ScoreRun)]
+pub struct ScoreRun {
+    session: Session<'static>,
+    pending: Option<PendingCase>,
+}
+
+/// A custom evaluator call as the driver sees it.
+#[derive(Serialize)]
+struct Call<'a> {
+    evaluator: &'a str,
+    input: &'a Value,
+    options: &'a Map<String, Value>,
+    context: CustomContext,
+}
+
+/// What `next` returns for an entry waiting on custom evaluators.
+#[derive(Serialize)]
+struct Waiting<'a> {
+    calls: Vec<Call<'a>>,
+}
+
+/// What `next` returns for a finished entry.
+#[derive(Serialize)]
+struct Finished<'a> {
+    outcome: &'a agenteval_core::CaseOutcome,
+}
+
+impl ScoreRun {
+    fn new(dataset: Dataset, customs: Vec<String>) -> Self {
+        ScoreRun {
+            session: Session::new(dataset, customs),
+            pending: None,
+        }
+    }
+}
+
+#[wasm_bindgen(js_class = ScoreRun)]
+impl ScoreRun {
+    /// Report entries the run yields.
+    pub fn total(&self) -> usize {
+        self.session.total()
+    }
+
+    /// The next step: `{outcome}`, `{calls}` (answer with `complete`), or `undefined` at the end.
+    pub fn next(&mut self) -> Result<JsValue, JsValue> {
+        if self.pending.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::InvalidArgument,
+                "run: the pending entry must be completed first",
+            )
+            .into());
+        }
+        match self.session.step() {
+            None => Ok(JsValue::UNDEFINED),
+            Some(Step::Done(outcome)) => convert::to_js(&Finished { outcome }),
+            Some(Step::Pending(pending)) => {
+                let waiting = Waiting {
+                    calls: pending
+                        .calls
+                        .iter()
+                        .map(|call| Call {
+                            evaluator: &call.evaluator,
+                            input: &call.item,
+                            options: &call.options,
+                            context: CustomContext {
+                                evaluator: call.evaluator.clone(),
+                                index: pending.index(),
+                                turn: pending.turn(),
+                            },
+                        })
+                        .collect(),
+                };
+                let value = convert::to_js(&waiting);
+                self.pending = Some(pending);
+                value
+            }
+        }
+    }
+
+    /// Completes the pending entry with the calls' returns, in order: `{ok: value}` or
+    /// `{error: message}` each. Returns the entry's outcome.
+    pub fn complete(&mut self, returns: js_sys::Array) -> Result<JsValue, JsValue> {
+        let Some(pending) = self.pending.take() else {
+            return Err(ApiError::new(ErrorCode::InvalidArgument, "run: no entry is pending").into());
+        };
+        let returns: Vec<CustomReturn> = returns.iter().map(|answer| custom_return(&answer)).collect();
+        convert::to_js(self.session.complete(pending, returns))
+    }
+
+    /// Ends the run: the report's `tool`, `dialect` and `summary` (the driver adds the items it
+    /// already holds).
+    pub fn finish(self) -> Result<JsValue, JsValue> {
+        let report = self.session.finish();
+        #[derive(Serialize)]
+        struct Head<'a> {
+            tool: &'a agenteval_core::report::ToolInfo,
+            dialect: agenteval_core::Dialect,
+            summary: &'a agenteval_core::Summary,
+        }
+        convert::to_js(&Head {
+            tool: &report.tool,
+            dialect: report.dialect,
+            summary: &report.summary,
+        })
+    }
+}
+
+/// One answer from the driver: `{ok: value}` or `{error: message}`.
+fn custom_return(answer: &JsValue) -> CustomReturn {
+    let get = |key: &str| js_sys::Reflect::get(answer, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    let error = get("error");
+    if !error.is_undefined() {
+        return Err(error.as_string().unwrap_or_else(|| "an error".to_owned()));
+    }
+    let value = get("ok");
+    if value.is_undefined() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|error| format!("it returned a value that is not JSON ({error})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_item_document_replaces_the_evaluators() {
+        let document = item_document(
+            json!({"prompt": "p", "response": "r", "evaluators": {"Relevance": {}}}),
+            json!(["ExactMatch", "mine"]),
+        )
+        .expect("valid");
+        assert_eq!(
+            document["items"][0]["evaluators"],
+            json!({"ExactMatch": {}, "mine": {}})
+        );
+        assert_eq!(document["items"][0]["evaluators_mode"], json!("replace"));
+        assert_eq!(document["schemaVersion"], json!(ITEM_SCHEMA_VERSION));
+    }
+
+    #[test]
+    fn selections_and_items_of_the_wrong_shape_are_refused() {
+        let item = json!({"prompt": "p", "response": "r"});
+        for (selection, field) in [
+            (json!([]), "evaluators"),
+            (json!("ExactMatch"), "evaluators"),
+            (json!([3]), "evaluators[0]"),
+            (json!({"ExactMatch": true}), "evaluators.ExactMatch"),
+        ] {
+            let error = item_document(item.clone(), selection).expect_err("refused");
+            assert_eq!(error.code, ErrorCode::InvalidArgument);
+            assert!(error.message.starts_with(&format!("{field}: ")), "{error}");
+        }
+        let thread = item_document(json!({"turns": []}), json!(["ExactMatch"]));
+        assert_eq!(thread.map_err(|error| error.code), Err(ErrorCode::InvalidItem));
+    }
+}

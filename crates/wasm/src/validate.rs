@@ -1,0 +1,112 @@
+//! `validate()`: reads a dataset of any dialect and returns every problem found, without scoring.
+
+use agenteval_core::diagnostic::Severity;
+use agenteval_core::engine::Session;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{self, Source};
+use crate::error::ApiError;
+use crate::options::OptionsObject;
+use crate::types::{Diagnostic, Validation};
+
+/// Parses and validates a dataset (text, bytes or a parsed value; any dialect) and returns the
+/// problems found. Problems in the dataset are data, never exceptions: only a wrong argument throws.
+#[wasm_bindgen(js_name = validate, unchecked_return_type = "Validation")]
+pub fn validate_dataset(
+    #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ValidateOptions")] options: Option<js_sys::Object>,
+) -> Result<JsValue, JsValue> {
+    let options = OptionsObject::read(options, "options", &["config"])?;
+    let source = convert::dataset_source(&dataset, "dataset")?;
+    let config = convert::config_value(&options.get("config"), "options.config")?;
+    convert::to_js(&validation(source, config.as_ref()))
+}
+
+/// What `validate` reports for `source`.
+pub fn validation(source: Source, config: Option<&Value>) -> Validation {
+    match source.load("dataset", config) {
+        Ok(loaded) => {
+            let items = Session::borrowed(&loaded.dataset, Vec::new()).total();
+            let dialect = serde_json::to_value(loaded.dataset.dialect())
+                .and_then(serde_json::from_value)
+                .ok();
+            let diagnostics = mirror(&loaded.diagnostics);
+            Validation {
+                valid: !diagnostics.iter().any(is_error),
+                dialect,
+                items,
+                diagnostics,
+            }
+        }
+        Err(ApiError { diagnostics, .. }) => Validation {
+            valid: false,
+            dialect: None,
+            items: 0,
+            diagnostics: mirror(&diagnostics),
+        },
+    }
+}
+
+fn is_error(diagnostic: &Diagnostic) -> bool {
+    diagnostic.severity == crate::types::Severity::Error
+}
+
+/// Core diagnostics as boundary objects, errors first.
+pub fn mirror(diagnostics: &[agenteval_core::Diagnostic]) -> Vec<Diagnostic> {
+    let mut sorted: Vec<&agenteval_core::Diagnostic> = diagnostics.iter().collect();
+    sorted.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
+    sorted
+        .into_iter()
+        .filter_map(|diagnostic| {
+            serde_json::to_value(diagnostic)
+                .and_then(serde_json::from_value)
+                .ok()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Dialect, Location};
+    use serde_json::json;
+
+    #[test]
+    fn a_valid_document_counts_items_and_turns() {
+        let document = json!({"schemaVersion": "1.6.0", "items": [
+            {"prompt": "p", "response": "r"},
+            {"turns": [{"prompt": "a", "response": "b"}, {"prompt": "c", "response": "d"}]}
+        ]});
+        let report = validation(Source::Value(document), None);
+        assert!(report.valid, "{report:?}");
+        assert_eq!(report.dialect, Some(Dialect::M365));
+        assert_eq!(report.items, 3);
+    }
+
+    #[test]
+    fn a_rejected_input_lists_its_problems_with_locations() {
+        let report = validation(Source::Bytes(b"{\"schemaVersion\": \"1.6.0\",\n \"items\": ]".to_vec()), None);
+        assert!(!report.valid);
+        assert_eq!(report.dialect, None);
+        assert!(matches!(
+            report.diagnostics.first().map(|d| &d.location),
+            Some(Location::LineColumn { line: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn row_level_problems_keep_the_dataset_but_make_it_invalid() {
+        let rows = b"{\"query\": \"q\", \"response\": \"r\"}\n{\"query\": \n{\"query\": \"q\"}\n";
+        let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
+            "evaluator_name": "builtin.f1_score"}]});
+        let report = validation(Source::Bytes(rows.to_vec()), Some(&config));
+        assert!(!report.valid, "{report:?}");
+        assert_eq!(report.dialect, Some(Dialect::Foundry));
+        assert_eq!(report.items, 3);
+        assert!(matches!(
+            report.diagnostics.first().map(|d| &d.location),
+            Some(Location::LineColumn { line: 2, .. })
+        ), "{report:?}");
+    }
+}
