@@ -2,14 +2,16 @@
 //!
 //! - `example`: build the CLI and score the built-in example datasets (the README's main job).
 //! - `test`: every check and test suite (the README's test command; CI runs it).
-//! - `build`: release build of the CLI.
-//! - `bench`: criterion benchmarks and the side-by-side comparison with azure-ai-evaluation.
+//! - `build`: release build of the CLI, and the npm package in `pkg/` (WebAssembly).
+//! - `bench`: criterion benchmarks, the side-by-side comparison with azure-ai-evaluation, and the
+//!   WebAssembly package's size, start-up time and throughput against the native CLI.
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //!
 //! Each command installs what it needs when it is missing.
 
 mod bench;
 mod run;
+mod wasm;
 
 use std::process::ExitCode;
 
@@ -39,7 +41,7 @@ fn main() -> ExitCode {
 
 /// Scores the built-in examples with the release CLI and writes every output format.
 fn example() -> Result<(), String> {
-    build()?;
+    build_cli()?;
     let root = project_root();
     let out = root.join("target/example");
     std::fs::create_dir_all(&out)
@@ -100,10 +102,17 @@ fn test() -> Result<(), String> {
     ])
     .run()?;
     cargo(["test", "--workspace"]).run()?;
+    wasm::test()?;
     Ok(())
 }
 
+/// The release CLI and the npm package.
 fn build() -> Result<(), String> {
+    build_cli()?;
+    wasm::build().map(|_| ())
+}
+
+fn build_cli() -> Result<(), String> {
     cargo(["build", "--release", "-p", "agenteval-cli"]).run()
 }
 

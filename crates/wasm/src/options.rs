@@ -18,22 +18,27 @@ impl OptionsObject {
     /// # Errors
     /// `invalidArgument` when `value` is not a plain object or has a key not in `allowed`.
     pub fn read(
-        value: Option<Object>,
+        value: Option<impl Into<JsValue>>,
         name: &'static str,
         allowed: &[&str],
     ) -> Result<Self, ApiError> {
-        let Some(object) = value.filter(|value| !value.is_undefined() && !value.is_null()) else {
+        let value: JsValue = value.map_or(JsValue::UNDEFINED, Into::into);
+        if value.is_undefined() || value.is_null() {
             return Ok(OptionsObject { object: None, name });
-        };
-        if !object.is_object() || object.is_function() || js_sys::Array::is_array(&object) {
+        }
+        if !value.is_object() || value.is_function() || js_sys::Array::is_array(&value) {
             return Err(ApiError::argument(name, "an options object"));
         }
+        let object: Object = value.unchecked_into();
         for key in Object::keys(&object).iter() {
             let key = key.as_string().unwrap_or_default();
             if !allowed.contains(&key.as_str()) {
-                return Err(ApiError::argument(
-                    &format!("{name}.{key}"),
-                    format!("no such option; the options are {}", allowed.join(", ")),
+                return Err(ApiError::new(
+                    crate::error::ErrorCode::InvalidArgument,
+                    format!(
+                        "{name}.{key}: unknown option; the options are {}",
+                        allowed.join(", ")
+                    ),
                 ));
             }
         }

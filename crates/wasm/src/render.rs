@@ -23,7 +23,7 @@ pub const DEFAULT_TITLE: &str = "agenteval";
 pub fn render_report(
     #[wasm_bindgen(unchecked_param_type = "RunReport")] report: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Format")] format: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "RenderOptions")] options: Option<js_sys::Object>,
+    options: Option<crate::types::RenderOptionsArg>,
 ) -> Result<String, JsValue> {
     let options = OptionsObject::read(
         options,

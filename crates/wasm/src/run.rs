@@ -32,7 +32,7 @@ const ITEM_SCHEMA_VERSION: &str = "1.11.0";
 #[wasm_bindgen(js_name = score, unchecked_return_type = "Promise<RunReport>")]
 pub fn score_dataset(
     #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ScoreOptions")] options: Option<js_sys::Object>,
+    options: Option<crate::types::ScoreOptionsArg>,
 ) -> js_sys::Promise {
     let prepared = (|| {
         let options = OptionsObject::read(
@@ -60,7 +60,7 @@ pub fn score_dataset(
 pub fn score_item(
     #[wasm_bindgen(unchecked_param_type = "JsonObject")] item: JsValue,
     #[wasm_bindgen(unchecked_param_type = "EvaluatorSelection")] evaluators: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ScoreItemOptions")] options: Option<js_sys::Object>,
+    options: Option<crate::types::ScoreItemOptionsArg>,
 ) -> js_sys::Promise {
     let prepared = (|| {
         let options = OptionsObject::read(options, "options", &["custom", "signal"])?;

@@ -10,6 +10,22 @@ use serde_json::{Map, Value};
 use tsify::Tsify;
 use wasm_bindgen::prelude::wasm_bindgen;
 
+#[wasm_bindgen]
+extern "C" {
+    /// An options object of `validate`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "ValidateOptions")]
+    pub type ValidateOptionsArg;
+    /// An options object of `score`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "ScoreOptions")]
+    pub type ScoreOptionsArg;
+    /// An options object of `scoreItem`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "ScoreItemOptions")]
+    pub type ScoreItemOptionsArg;
+    /// An options object of `render`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "RenderOptions")]
+    pub type RenderOptionsArg;
+}
+
 #[wasm_bindgen(typescript_custom_section)]
 const JSON_TYPES: &'static str = r#"
 /** Any JSON value. */
@@ -41,6 +57,35 @@ export type CustomEvaluator = (
  * Anything else gives the evaluator an `error` result with code `invalidEvaluatorResult`.
  */
 export type CustomResult = boolean | number | CustomResultObject;
+/** Anything worker-like `connectWorker` can talk to (a module `Worker` running `agenteval/worker`). */
+export interface WorkerLike {
+  postMessage(message: unknown): void;
+  addEventListener(type: "message" | "error", listener: (event: any) => void): void;
+  terminate(): void;
+}
+/**
+ * The package's API run in its Web Worker, so scoring never blocks the page. The same functions,
+ * all asynchronous; custom evaluators (functions) cannot be sent to a worker.
+ */
+export interface WorkerClient {
+  validate(dataset: DatasetInput, options?: ValidateOptions | null): Promise<Validation>;
+  evaluators(): Promise<EvaluatorInfo[]>;
+  version(): Promise<string>;
+  score(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<RunReport>;
+  scoreItem(
+    item: JsonObject,
+    evaluators: EvaluatorSelection,
+    options?: Omit<ScoreItemOptions, "custom"> | null,
+  ): Promise<CaseOutcome>;
+  render(report: RunReport, format: Format, options?: RenderOptions | null): Promise<string>;
+  /** Stops the worker; calls still running reject. */
+  terminate(): void;
+}
+/**
+ * Starts the package's worker (or uses `worker`, a module Worker running `agenteval/worker`) and
+ * returns the API that runs in it. Browsers and workers only.
+ */
+export function connectWorker(worker?: WorkerLike): WorkerClient;
 "#;
 
 /// The input dialect of a run.
@@ -338,21 +383,17 @@ pub struct CustomContext {
     pub turn: Option<usize>,
 }
 
-/// The object form of a custom evaluator's result.
+/// The object form of a custom evaluator's result: a score (compared with the evaluator's
+/// `threshold` option, default 1) or a verdict, with an optional reason and details. A returned
+/// `result` is ignored when a score is given.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
 pub struct CustomResultObject {
-    /// The verdict; derived from `score` and `threshold` when absent.
-    #[tsify(optional)]
-    pub result: Option<String>,
-    /// Same as `result`, as a boolean.
-    #[tsify(optional)]
-    pub passed: Option<bool>,
     /// A finite score.
     #[tsify(optional)]
     pub score: Option<f64>,
-    /// The threshold the score is compared with (`score >= threshold` passes).
-    #[tsify(optional)]
-    pub threshold: Option<f64>,
+    /// The verdict, when there is no score.
+    #[tsify(optional, type = "\"pass\" | \"fail\"")]
+    pub result: Option<String>,
     /// Why.
     #[tsify(optional)]
     pub reason: Option<String>,

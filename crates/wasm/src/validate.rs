@@ -15,7 +15,7 @@ use crate::types::{Diagnostic, Validation};
 #[wasm_bindgen(js_name = validate, unchecked_return_type = "Validation")]
 pub fn validate_dataset(
     #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "ValidateOptions")] options: Option<js_sys::Object>,
+    options: Option<crate::types::ValidateOptionsArg>,
 ) -> Result<JsValue, JsValue> {
     let options = OptionsObject::read(options, "options", &["config"])?;
     let source = convert::dataset_source(&dataset, "dataset")?;

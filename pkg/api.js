@@ -1,0 +1,55 @@
+// The package's public functions: the wasm exports, each behind a guard that turns a crash of the
+// module (a Rust panic surfaces as a WebAssembly trap) into an `Error` with code `internalError`
+// and resets the module, so the next call works on a fresh instance. Shared by every entry point.
+
+import * as wasm from "./agenteval_wasm.js";
+
+const PANIC_SLOT = Symbol.for("agenteval.panic");
+
+function isCrash(error) {
+  return error instanceof WebAssembly.RuntimeError;
+}
+
+function recover(crash) {
+  const panic = globalThis[PANIC_SLOT];
+  delete globalThis[PANIC_SLOT];
+  try {
+    wasm.__wbg_reset_state();
+  } catch {
+    // A failed reset leaves the old instance; the next call reports the crash again.
+  }
+  const error = new Error(
+    `agenteval crashed: ${panic ?? crash.message}. The module was reset and can be used again; ` +
+      "please report the input that caused this.",
+    { cause: crash },
+  );
+  error.name = "AgentEvalError";
+  error.code = "internalError";
+  return error;
+}
+
+function guard(exported) {
+  return function guarded(...args) {
+    let result;
+    try {
+      result = exported(...args);
+    } catch (error) {
+      throw isCrash(error) ? recover(error) : error;
+    }
+    if (result instanceof Promise) {
+      return result.catch((error) => {
+        throw isCrash(error) ? recover(error) : error;
+      });
+    }
+    return result;
+  };
+}
+
+export const validate = guard(wasm.validate);
+export const evaluators = guard(wasm.evaluators);
+export const score = guard(wasm.score);
+export const scoreItem = guard(wasm.scoreItem);
+export const render = guard(wasm.render);
+export const version = guard(wasm.version);
+/** Crashes the module on purpose (tests of the crash guard). */
+export const __testPanic = guard(wasm.__testPanic);

@@ -1,0 +1,89 @@
+// `connectWorker()`: the same API as the package, run in the package's Web Worker (worker.js), so
+// scoring never blocks the page. Custom evaluators are functions and cannot be sent to a worker.
+
+function toError(data) {
+  const error = new Error(data.message);
+  error.name = data.name;
+  if (data.code !== undefined) error.code = data.code;
+  if (data.diagnostics !== undefined) error.diagnostics = data.diagnostics;
+  return error;
+}
+
+function misuse(message) {
+  return Object.assign(new Error(message), { name: "AgentEvalError", code: "invalidArgument" });
+}
+
+function defaultWorker() {
+  if (typeof globalThis.Worker !== "function") {
+    throw misuse("worker: this runtime has no Web Worker; pass one to connectWorker(worker)");
+  }
+  return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+}
+
+export function connectWorker(worker = defaultWorker()) {
+  let nextId = 0;
+  const calls = new Map();
+  worker.addEventListener("message", ({ data }) => {
+    const call = calls.get(data?.id);
+    if (!call) return;
+    if (data.type === "result") call.onResult?.(data.outcome);
+    else if (data.type === "progress") call.onProgress?.(data.progress);
+    else if (data.type === "done" || data.type === "error") {
+      calls.delete(data.id);
+      call.signal?.removeEventListener("abort", call.abort);
+      if (data.type === "done") call.resolve(data.value);
+      else call.reject(toError(data.error));
+    }
+  });
+  worker.addEventListener("error", (event) => {
+    const error = misuse(`worker: ${event?.message ?? "the worker failed"}`);
+    error.code = "workerError";
+    for (const call of calls.values()) call.reject(error);
+    calls.clear();
+  });
+
+  function request(method, args, hooks = {}) {
+    return new Promise((resolve, reject) => {
+      const { signal, onResult, onProgress } = hooks;
+      if (signal?.aborted) return reject(signal.reason);
+      const id = nextId++;
+      const abort = () => {
+        calls.delete(id);
+        worker.postMessage({ id, method: "abort" });
+        reject(signal.reason);
+      };
+      calls.set(id, { resolve, reject, onResult, onProgress, signal, abort });
+      signal?.addEventListener("abort", abort, { once: true });
+      worker.postMessage({ id, method, args, stream: typeof onResult === "function" });
+    });
+  }
+
+  function split(options, method) {
+    const { custom, signal, onResult, onProgress, ...rest } = options ?? {};
+    if (custom !== undefined) {
+      throw misuse(`options.custom: custom evaluators are functions and cannot run in a worker; call ${method}() directly`);
+    }
+    return [rest, { signal, onResult, onProgress }];
+  }
+
+  return {
+    validate: (dataset, options) => request("validate", [dataset, options]),
+    evaluators: () => request("evaluators", []),
+    version: () => request("version", []),
+    render: (report, format, options) => request("render", [report, format, options]),
+    score: async (dataset, options) => {
+      const [rest, hooks] = split(options, "score");
+      return request("score", [dataset, rest], hooks);
+    },
+    scoreItem: async (item, evaluators, options) => {
+      const [rest, hooks] = split(options, "scoreItem");
+      return request("scoreItem", [item, evaluators, rest], { signal: hooks.signal });
+    },
+    terminate: () => {
+      worker.terminate();
+      const error = misuse("worker: terminated");
+      for (const call of calls.values()) call.reject(error);
+      calls.clear();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+// The package's declarations are generated from the Rust types (crates/wasm/src/types.rs) into
+// agenteval_wasm.d.ts by `cargo xtask build`; this file only selects the public names.
+export type * from "./agenteval_wasm.js";
+export {
+  validate,
+  evaluators,
+  score,
+  scoreItem,
+  render,
+  version,
+  connectWorker,
+} from "./agenteval_wasm.js";

@@ -1,0 +1,225 @@
+//! The WebAssembly package: building `pkg/` from `crates/wasm`, installing the tools it needs
+//! (the wasm32 target, the exact matching `wasm-bindgen-cli`, Chromium and chromedriver, the test
+//! package's npm dependencies), and running its test layers.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::run::{cargo, ensure_cargo_tool, project_root, Step};
+
+/// Must equal the `wasm-bindgen` version pinned in the workspace `Cargo.toml`.
+pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
+
+const TARGET: &str = "wasm32-unknown-unknown";
+const PROFILE: &str = "wasm-release";
+
+/// Files in `pkg/` written by hand (committed); everything else there is generated.
+const HAND_WRITTEN: &[&str] = &[
+    "package.json",
+    "README.md",
+    "index.js",
+    "node.js",
+    "api.js",
+    "client.js",
+    "worker.js",
+    "index.d.ts",
+];
+
+/// Chromium and its driver, as Debian installs them.
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// The chromedriver wasm-bindgen-test drives Chromium with.
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// The cargo target directory (honours `CARGO_TARGET_DIR`).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                project_root().join(dir)
+            }
+        })
+        .unwrap_or_else(|| project_root().join("target"))
+}
+
+/// The package folder.
+pub fn pkg_dir() -> PathBuf {
+    project_root().join("pkg")
+}
+
+/// The JS test package (playwright-core, typescript, binaryen, vite).
+pub fn js_tests_dir() -> PathBuf {
+    project_root().join("tests/js")
+}
+
+/// Installs the wasm32 target when missing.
+pub fn ensure_target() -> Result<(), String> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .is_ok_and(|output| String::from_utf8_lossy(&output.stdout).contains(TARGET));
+    if installed {
+        return Ok(());
+    }
+    Step::new("rustup").args(["target", "add", TARGET]).run()
+}
+
+/// Installs the `wasm-bindgen` CLI (and its test runner) matching the pinned library version.
+pub fn ensure_bindgen() -> Result<(), String> {
+    ensure_cargo_tool(
+        "wasm-bindgen",
+        "wasm-bindgen-cli",
+        Some(WASM_BINDGEN_VERSION),
+    )
+}
+
+/// Installs Chromium and chromedriver from Debian when missing.
+pub fn ensure_chromium() -> Result<(), String> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return Ok(());
+    }
+    Step::new("apt-get").args(["update", "-qq"]).run()?;
+    Step::new("apt-get")
+        .args(["install", "-y", "-qq", "chromium", "chromium-driver"])
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .run()
+}
+
+/// Installs the JS test package's dependencies (from its lock file) when missing.
+pub fn ensure_npm_packages() -> Result<(), String> {
+    let dir = js_tests_dir();
+    if dir.join("node_modules/.package-lock.json").exists() {
+        return Ok(());
+    }
+    Step::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .dir(&dir)
+        .run()
+}
+
+/// Builds `pkg/`: compiles the crate for wasm32, generates the bindings and declarations, and
+/// shrinks the module with `wasm-opt` when one is available. Returns the `.wasm` path.
+pub fn build() -> Result<PathBuf, String> {
+    ensure_target()?;
+    ensure_bindgen()?;
+    cargo([
+        "build",
+        "-p",
+        "agenteval-wasm",
+        "--target",
+        TARGET,
+        "--profile",
+        PROFILE,
+    ])
+    .run()?;
+    let compiled = target_dir()
+        .join(TARGET)
+        .join(PROFILE)
+        .join("agenteval_wasm.wasm");
+    let pkg = pkg_dir();
+    remove_generated(&pkg)?;
+    Step::new("wasm-bindgen")
+        .args(["--target", "web", "--out-name", "agenteval_wasm"])
+        .arg("--experimental-reset-state-function")
+        .arg("--out-dir")
+        .arg(&pkg)
+        .arg(&compiled)
+        .run()?;
+    let wasm = pkg.join("agenteval_wasm_bg.wasm");
+    match wasm_opt() {
+        Some(program) => Step::new(program)
+            .args([
+                "-O3",
+                "--enable-bulk-memory",
+                "--enable-nontrapping-float-to-int",
+                "--enable-sign-ext",
+                "--enable-mutable-globals",
+                "--enable-reference-types",
+                "--enable-multivalue",
+            ])
+            .arg(&wasm)
+            .arg("-o")
+            .arg(&wasm)
+            .run()?,
+        None => eprintln!("xtask: no wasm-opt found; the module is left unoptimised"),
+    }
+    let size = std::fs::metadata(&wasm).map(|meta| meta.len()).unwrap_or(0);
+    eprintln!("pkg/agenteval_wasm_bg.wasm: {size} bytes");
+    Ok(wasm)
+}
+
+/// `wasm-opt` from the binaryen npm package of the test package, else from the PATH (Debian's
+/// `binaryen`).
+fn wasm_opt() -> Option<PathBuf> {
+    let npm = js_tests_dir().join("node_modules/.bin/wasm-opt");
+    if npm.exists() {
+        return Some(npm);
+    }
+    Command::new("wasm-opt")
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .map(|_| PathBuf::from("wasm-opt"))
+}
+
+fn remove_generated(pkg: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(pkg)
+        .map_err(|error| format!("cannot read {}: {error}", pkg.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if HAND_WRITTEN.contains(&name.as_str()) {
+            continue;
+        }
+        let path = entry.path();
+        let removed = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.map_err(|error| format!("cannot remove {}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Every test layer of the package: wasm-bindgen-test in Node and headless Chromium, then the
+/// `node --test` suites (Node, a Chromium page and a Web Worker via playwright-core, the
+/// TypeScript usage check, and the comparison with the native CLI).
+pub fn test() -> Result<(), String> {
+    ensure_chromium()?;
+    ensure_npm_packages()?;
+    build()?;
+    let runner = [
+        "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+        "wasm-bindgen-test-runner",
+    ];
+    let wasm_test = || {
+        cargo([
+            "test",
+            "-p",
+            "agenteval-wasm",
+            "--target",
+            TARGET,
+            "--test",
+            "web",
+        ])
+        .env(runner[0], runner[1])
+    };
+    wasm_test().run()?;
+    wasm_test()
+        .env("WASM_BINDGEN_USE_BROWSER", "1")
+        .env("CHROMEDRIVER", CHROMEDRIVER)
+        .run()?;
+    cargo(["build", "-q", "-p", "agenteval-cli"]).run()?;
+    let cli = target_dir().join("debug/agenteval");
+    Step::new("node")
+        .args(["--test", "--test-reporter=spec"])
+        .arg("--test-concurrency=1")
+        .arg(js_tests_dir())
+        .env("AGENTEVAL_CLI", &cli)
+        .env("CHROMIUM", CHROMIUM)
+        .dir(js_tests_dir())
+        .run()
+}
