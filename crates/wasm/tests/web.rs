@@ -1,0 +1,157 @@
+//! The binding inside a JavaScript engine (`wasm-bindgen-test`, run by `cargo xtask test` in Node
+//! and in headless Chromium): the exports' values, their errors, and the streaming run.
+
+#![cfg(target_arch = "wasm32")]
+
+use agenteval_wasm::catalog::list_evaluators;
+use agenteval_wasm::render::render_report;
+use agenteval_wasm::run::{score_dataset, score_item};
+use agenteval_wasm::validate::validate_dataset;
+use js_sys::{Array, Function, Object, Reflect};
+use serde_json::{json, Value};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const DOCUMENT: &str = include_str!("../../../examples/m365-demo.json");
+
+fn to_json(value: &JsValue) -> Value {
+    serde_wasm_bindgen::from_value(value.clone()).expect("a JSON-compatible value")
+}
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &key.into()).expect("readable")
+}
+
+fn options(entries: &[(&str, JsValue)]) -> Object {
+    let object = Object::new();
+    for (key, value) in entries {
+        Reflect::set(&object, &(*key).into(), value).expect("writable");
+    }
+    object
+}
+
+fn code_of(error: &JsValue) -> String {
+    assert!(error.is_instance_of::<js_sys::Error>(), "a real Error");
+    get(error, "code").as_string().expect("a code")
+}
+
+#[wasm_bindgen_test]
+fn evaluators_lists_the_catalog_as_plain_objects() {
+    let list = to_json(&list_evaluators().expect("listed"));
+    let names: Vec<&str> = list
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter_map(|info| info["name"].as_str())
+        .collect();
+    assert!(names.contains(&"PartialMatch") && names.contains(&"builtin.f1_score"));
+    let partial = list
+        .as_array()
+        .and_then(|all| all.iter().find(|info| info["name"] == "PartialMatch"))
+        .expect("PartialMatch");
+    assert_eq!(partial["kind"], json!("deterministic"));
+    assert!(partial["passRule"].is_string());
+}
+
+#[wasm_bindgen_test]
+fn validate_returns_problems_instead_of_throwing() {
+    let valid = to_json(&validate_dataset(DOCUMENT.into(), None).expect("validated"));
+    assert_eq!(valid["valid"], json!(true));
+    assert_eq!(valid["dialect"], json!("m365"));
+    let broken = to_json(&validate_dataset("{\"items\": [".into(), None).expect("validated"));
+    assert_eq!(broken["valid"], json!(false));
+    assert_eq!(broken["dialect"], Value::Null);
+    assert_eq!(broken["diagnostics"][0]["location"]["kind"], json!("lineColumn"));
+}
+
+#[wasm_bindgen_test]
+fn misuse_throws_errors_with_a_code_naming_the_field() {
+    let error = validate_dataset(JsValue::UNDEFINED, None).expect_err("refused");
+    assert_eq!(code_of(&error), "invalidArgument");
+    let message = get(&error, "message").as_string().unwrap_or_default();
+    assert!(message.starts_with("dataset: "), "{message}");
+
+    let typo = options(&[("confg", JsValue::NULL)]);
+    let error = validate_dataset(DOCUMENT.into(), Some(typo.unchecked_into())).expect_err("refused");
+    assert_eq!(code_of(&error), "invalidArgument");
+    assert!(get(&error, "message")
+        .as_string()
+        .unwrap_or_default()
+        .starts_with("options.confg: unknown option"));
+}
+
+#[wasm_bindgen_test]
+async fn score_streams_every_entry_then_resolves_to_the_report() {
+    let seen = Array::new();
+    let on_result = Function::new_with_args("outcome", "this.push(outcome.index)")
+        .bind(&seen);
+    let run = options(&[("onResult", on_result.into())]);
+    let report = JsFuture::from(score_dataset(DOCUMENT.into(), Some(run.unchecked_into())))
+        .await
+        .expect("scored");
+    let report = to_json(&report);
+    let items = report["items"].as_array().expect("items");
+    assert_eq!(seen.length() as usize, items.len());
+    assert_eq!(report["summary"]["items"], json!(items.len()));
+    assert_eq!(report["dialect"], json!("m365"));
+}
+
+#[wasm_bindgen_test]
+async fn an_unusable_dataset_rejects_with_a_coded_error() {
+    let error = JsFuture::from(score_dataset("[1, 2".into(), None))
+        .await
+        .expect_err("rejected");
+    assert_eq!(code_of(&error), "invalidDataset");
+    assert!(Array::is_array(&get(&error, "diagnostics")));
+}
+
+#[wasm_bindgen_test]
+async fn custom_evaluators_results_are_validated_like_any_other() {
+    let custom = options(&[
+        (
+            "good",
+            Function::new_with_args("input", "return input.response.length > 3").into(),
+        ),
+        ("bad", Function::new_no_args("return 'yes'").into()),
+        (
+            "thrower",
+            Function::new_no_args("throw new Error('boom')").into(),
+        ),
+    ]);
+    let item = agenteval_wasm::convert::to_js(&json!({"prompt": "p", "response": "hello"}))
+        .expect("item");
+    let selection: JsValue = Array::of3(&"good".into(), &"bad".into(), &"thrower".into()).into();
+    let outcome = JsFuture::from(score_item(
+        item,
+        selection,
+        Some(options(&[("custom", custom.into())]).unchecked_into()),
+    ))
+    .await
+    .expect("scored");
+    let outcome = to_json(&outcome);
+    let results = outcome["results"].as_array().expect("results");
+    assert_eq!(results[0]["result"], json!("pass"));
+    assert_eq!(results[1]["error"]["code"], json!("invalidEvaluatorResult"));
+    assert_eq!(results[2]["error"]["code"], json!("evaluatorError"));
+    assert_eq!(outcome["status"], json!("partial"));
+}
+
+#[wasm_bindgen_test]
+async fn render_writes_each_format_from_a_report_that_went_through_javascript() {
+    let report = JsFuture::from(score_dataset(DOCUMENT.into(), None))
+        .await
+        .expect("scored");
+    let markdown = render_report(report.clone(), "md".into(), None).expect("rendered");
+    assert!(markdown.starts_with("# agenteval"), "{markdown}");
+    let document = render_report(
+        report.clone(),
+        "document".into(),
+        Some(options(&[("dataset", DOCUMENT.into())]).unchecked_into()),
+    )
+    .expect("rendered");
+    let document: Value = serde_json::from_str(&document).expect("JSON");
+    assert_eq!(document["schemaVersion"], json!("1.11.0"));
+    let error = render_report(report, "pdf".into(), None).expect_err("refused");
+    assert_eq!(code_of(&error), "invalidArgument");
+}
