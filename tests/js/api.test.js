@@ -1,0 +1,235 @@
+// The package's API in Node, through the built pkg/ as a user installs it (`import "agenteval"`).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import * as agenteval from "agenteval";
+import { document, examples } from "./helpers.js";
+
+const demo = await readFile(join(examples, "m365-demo.json"), "utf8");
+const foundryRows = await readFile(join(examples, "foundry-demo.jsonl"), "utf8");
+const foundryConfig = JSON.parse(await readFile(join(examples, "foundry-config.json"), "utf8"));
+
+function assertCode(code, pattern) {
+  return (error) => {
+    assert.ok(error instanceof Error, "a real Error");
+    assert.equal(error.code, code);
+    if (pattern) assert.match(error.message, pattern);
+    return true;
+  };
+}
+
+test("exports exactly the documented functions", () => {
+  const names = Object.keys(agenteval).filter((name) => !name.startsWith("__")).sort();
+  assert.deepEqual(names, ["connectWorker", "evaluators", "render", "score", "scoreItem", "validate", "version"]);
+  assert.match(agenteval.version(), /^\d+\.\d+\.\d+/);
+});
+
+test("evaluators lists every built-in with options and defaults", () => {
+  const list = agenteval.evaluators();
+  const partial = list.find((info) => info.name === "PartialMatch");
+  assert.equal(partial.kind, "deterministic");
+  assert.ok(Array.isArray(partial.inputs));
+  const relevance = list.find((info) => info.name === "Relevance");
+  assert.deepEqual(relevance.options.find((option) => option.name === "threshold")?.default, 3);
+  assert.ok(list.some((info) => info.name === "builtin.f1_score"));
+});
+
+test("validate accepts text, bytes, buffers and parsed values alike", () => {
+  const bytes = new TextEncoder().encode(demo);
+  const forms = [demo, bytes, bytes.buffer.slice(0), JSON.parse(demo)];
+  const results = forms.map((form) => agenteval.validate(form));
+  for (const result of results) assert.deepEqual(result, results[0]);
+  assert.equal(results[0].valid, true);
+  assert.equal(results[0].dialect, "m365");
+  assert.equal(results[0].items, 7);
+});
+
+test("validate returns the problems of a bad dataset instead of throwing", () => {
+  const syntax = agenteval.validate('{"schemaVersion": "1.6.0",\n "items": [}');
+  assert.equal(syntax.valid, false);
+  assert.deepEqual(syntax.diagnostics[0].location, { kind: "lineColumn", line: 2, column: 12 });
+  const rows = agenteval.validate(foundryRows, { config: foundryConfig });
+  assert.equal(rows.dialect, "foundry");
+  assert.equal(rows.valid, true);
+  const noConfig = agenteval.validate(foundryRows);
+  assert.equal(noConfig.valid, false);
+  assert.match(noConfig.diagnostics[0].message, /testing_criteria/);
+});
+
+test("misuse throws an Error with a code and a message naming the field", () => {
+  assert.throws(() => agenteval.validate(undefined), assertCode("invalidArgument", /^dataset: /));
+  assert.throws(() => agenteval.validate(() => 1), assertCode("invalidArgument", /^dataset: /));
+  assert.throws(() => agenteval.validate(demo, { confg: {} }), assertCode("invalidArgument", /^options\.confg: unknown option/));
+  assert.throws(() => agenteval.validate(demo, "config"), assertCode("invalidArgument", /^options: /));
+  assert.throws(() => agenteval.validate(foundryRows, { config: "{" }), assertCode("invalidConfig", /^options\.config: line 1/));
+  assert.throws(() => agenteval.render({}, "md"), assertCode("invalidReport", /^report: /));
+});
+
+test("score rejects unusable input with coded errors", async () => {
+  await assert.rejects(agenteval.score("[1, 2"), assertCode("invalidDataset", /^dataset: line 1/));
+  await assert.rejects(agenteval.score(demo, { onResult: "print" }), assertCode("invalidArgument", /^options\.onResult: expected a function/));
+  await assert.rejects(agenteval.score(demo, { signal: {} }), assertCode("invalidArgument", /^options\.signal: /));
+  await assert.rejects(agenteval.score(demo, { custom: { PartialMatch: () => 1 } }), assertCode("invalidArgument", /^options\.custom\.PartialMatch: .*collides/));
+  await assert.rejects(agenteval.score(demo, { sliceMs: -1 }), assertCode("invalidArgument", /^options\.sliceMs: /));
+  const error = await agenteval.score('{"items": 3').catch((error) => error);
+  assert.ok(Array.isArray(error.diagnostics) && error.diagnostics.length > 0);
+});
+
+test("score resolves to the run report, the same for every input form", async () => {
+  const report = await agenteval.score(demo);
+  assert.deepEqual(Object.keys(report), ["tool", "dialect", "summary", "items"]);
+  assert.equal(report.tool.name, "agenteval");
+  assert.equal(report.summary.items, report.items.length);
+  assert.deepEqual(await agenteval.score(JSON.parse(demo)), report);
+  assert.deepEqual(await agenteval.score(new TextEncoder().encode(demo)), report);
+  assert.deepEqual(JSON.parse(JSON.stringify(report)), report, "plain JSON-compatible objects");
+  const rows = await agenteval.score(foundryRows, { config: JSON.stringify(foundryConfig) });
+  assert.equal(rows.dialect, "foundry");
+  assert.deepEqual(rows.summary.evaluators && Object.keys(rows.summary.evaluators), ["f1", "rougeL", "relevance"]);
+});
+
+test("score streams entries in order with progress, and keeps the event loop turning", async () => {
+  const data = document(20000);
+  const seen = [];
+  const progress = [];
+  let ticks = 0;
+  const timer = setInterval(() => (ticks += 1), 1);
+  const report = await agenteval.score(data, {
+    onResult: (outcome) => seen.push(outcome.index),
+    onProgress: (update) => progress.push(update),
+    sliceMs: 4,
+  });
+  clearInterval(timer);
+  assert.equal(seen.length, 20000);
+  assert.deepEqual(seen.slice(0, 3), [0, 1, 2]);
+  assert.deepEqual(report.items.map((item) => item.index), seen);
+  assert.ok(progress.length > 2, `progress reported ${progress.length} times`);
+  assert.deepEqual(progress.at(-1), { done: 20000, total: 20000 });
+  for (let i = 1; i < progress.length; i += 1) assert.ok(progress[i].done >= progress[i - 1].done);
+  assert.ok(ticks > 2, `timers ran ${ticks} times during the run`);
+});
+
+test("an AbortSignal cancels a run before and during scoring", async () => {
+  const before = new AbortController();
+  before.abort();
+  await assert.rejects(agenteval.score(demo, { signal: before.signal }), { name: "AbortError" });
+
+  const during = new AbortController();
+  let results = 0;
+  const run = agenteval.score(document(50000), {
+    signal: during.signal,
+    sliceMs: 2,
+    onResult: () => {
+      results += 1;
+      if (results === 100) during.abort();
+    },
+  });
+  await assert.rejects(run, { name: "AbortError" });
+  assert.ok(results < 50000, `stopped after ${results} entries`);
+
+  const reason = new AbortController();
+  const itemWithSlow = agenteval.scoreItem({ prompt: "p", response: "r" }, ["slow"], {
+    custom: { slow: () => new Promise(() => {}) },
+    signal: reason.signal,
+  });
+  setTimeout(() => reason.abort(new Error("user cancelled")), 10);
+  await assert.rejects(itemWithSlow, /user cancelled/);
+});
+
+test("custom evaluators run sync or async and their results are validated", async () => {
+  const calls = [];
+  const custom = {
+    longEnough: (input, options) => input.response.length >= (options.min ?? 3),
+    scored: async (input, options, context) => {
+      calls.push(context);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return { score: 0.8, reason: `scored ${context.evaluator}`, details: { words: input.response.split(" ").length } };
+    },
+    wrong: () => "yes",
+    throws: () => {
+      throw new Error("boom");
+    },
+    rejects: async () => Promise.reject(new TypeError("no network")),
+  };
+  const outcome = await agenteval.scoreItem(
+    { prompt: "What is 2+2?", response: "four", expected_response: "4" },
+    { longEnough: { min: 10 }, scored: { threshold: 0.5 }, wrong: {}, throws: {}, rejects: {} },
+    { custom },
+  );
+  const [longEnough, scored, wrong, throws, rejects] = outcome.results;
+  assert.equal(longEnough.result, "fail");
+  assert.deepEqual(
+    { result: scored.result, score: scored.score, threshold: scored.threshold, reason: scored.reason, details: scored.details },
+    { result: "pass", score: 0.8, threshold: 0.5, reason: "scored scored", details: { words: 1 } },
+  );
+  assert.equal(wrong.error.code, "invalidEvaluatorResult");
+  assert.equal(throws.error.code, "evaluatorError");
+  assert.match(throws.error.message, /boom/);
+  assert.match(rejects.error.message, /no network/);
+  assert.equal(outcome.status, "partial");
+  assert.deepEqual(calls, [{ evaluator: "scored", index: 0, turn: null }]);
+});
+
+test("custom evaluators named in a dataset run on every item and turn", async () => {
+  const dataset = {
+    schemaVersion: "1.9.0",
+    default_evaluators: { polite: { threshold: 1 } },
+    items: [
+      { prompt: "a", response: "Thank you for asking." },
+      { turns: [{ prompt: "b", response: "No." }, { prompt: "c", response: "Thanks!" }] },
+    ],
+  };
+  const report = await agenteval.score(dataset, {
+    custom: { polite: (input) => (/thank/i.test(input.response) ? 1 : 0) },
+  });
+  assert.deepEqual(
+    report.items.map((item) => [item.index, item.turn, item.status]),
+    [[0, null, "pass"], [1, 0, "fail"], [1, 1, "pass"]],
+  );
+  assert.deepEqual(report.summary.evaluators.polite.pass_rate, 2 / 3);
+  const missing = await agenteval.score(dataset);
+  assert.equal(missing.items[0].results[0].error.code, "evaluatorLoadError");
+});
+
+test("scoreItem refuses threads, bad items and bad selections", async () => {
+  await assert.rejects(agenteval.scoreItem({ turns: [] }, ["ExactMatch"]), assertCode("invalidItem", /^item\.turns: /));
+  await assert.rejects(agenteval.scoreItem("text", ["ExactMatch"]), assertCode("invalidItem"));
+  await assert.rejects(agenteval.scoreItem({ prompt: "p", response: "r" }, []), assertCode("invalidArgument", /^evaluators: /));
+  await assert.rejects(agenteval.scoreItem({ prompt: "p", response: "r" }, { ExactMatch: 1 }), assertCode("invalidArgument", /^evaluators\.ExactMatch: /));
+});
+
+test("render writes every CLI format", async () => {
+  const report = await agenteval.score(demo);
+  const scored = JSON.parse(agenteval.render(report, "document", { dataset: demo, evaluatedAt: "2026-01-02T03:04:05Z" }));
+  assert.equal(scored.metadata.evaluatedAt, "2026-01-02T03:04:05Z");
+  assert.equal(scored.items.length, JSON.parse(demo).items.length);
+  assert.deepEqual(JSON.parse(agenteval.render(report, "report")), report);
+  assert.match(agenteval.render(report, "csv"), /^index,turn,status/);
+  assert.match(agenteval.render(report, "junit", { title: "demo" }), /<testsuites[^>]*name="demo"/);
+  assert.match(agenteval.render(report, "md"), /^# agenteval/);
+  assert.match(agenteval.render(report, "html"), /^<!DOCTYPE html>/i);
+  assert.throws(() => agenteval.render(report, "document"), assertCode("invalidArgument", /^options\.dataset: /));
+  assert.throws(() => agenteval.render(report, "foundry", { dataset: demo }), assertCode("invalidArgument", /^options\.dataset: /));
+  assert.throws(() => agenteval.render(report, "xml"), assertCode("invalidArgument", /^format: expected one of document, report/));
+  const rows = await agenteval.score(foundryRows, { config: foundryConfig });
+  const lines = agenteval.render(rows, "foundry", { dataset: foundryRows, config: foundryConfig }).trimEnd().split("\n");
+  assert.equal(lines.length, rows.items.length);
+  assert.ok("f1_result" in JSON.parse(lines[0]));
+});
+
+test("a crash inside the module throws internalError and the next call works", async () => {
+  assert.throws(() => agenteval.__testPanic(), (error) => {
+    assert.equal(error.code, "internalError");
+    assert.match(error.message, /deliberate panic/);
+    assert.ok(error.cause instanceof WebAssembly.RuntimeError);
+    return true;
+  });
+  assert.equal(agenteval.validate(demo).valid, true);
+  const report = await agenteval.score(demo);
+  assert.equal(report.items.length, 7);
+  assert.throws(() => agenteval.__testPanic(), { code: "internalError" });
+  assert.equal(agenteval.evaluators().length > 0, true);
+});
