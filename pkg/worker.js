@@ -6,8 +6,9 @@
 //   replies  {id, type: "result", outcome} (score with stream: true), {id, type: "progress", progress},
 //            {id, type: "done", value}, {id, type: "error", error: {name, message, code, diagnostics}}
 
-import * as agenteval from "./index.js";
-
+// The listener is installed before the package has loaded (a top-level await would drop the
+// messages that arrive meanwhile); each request waits for it.
+const loading = import("./index.js");
 const controllers = new Map();
 
 function errorData(error) {
@@ -20,6 +21,7 @@ function errorData(error) {
 }
 
 async function run(method, args, id, stream, signal) {
+  const agenteval = await loading;
   switch (method) {
     case "validate":
       return agenteval.validate(...args);

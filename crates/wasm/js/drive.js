@@ -7,10 +7,12 @@ const DEFAULT_SLICE_MS = 8;
 
 const now = () => (globalThis.performance ?? Date).now();
 
-/** Resolves after the event loop has had a turn (rendering, input, timers, messages). */
+/**
+ * Resolves after the event loop has had a turn (rendering, input, timers, messages): a message
+ * through a MessageChannel (a plain task, without the 4 ms clamp of nested timers), or
+ * `setImmediate` in Node.
+ */
 function pause() {
-  const scheduler = globalThis.scheduler;
-  if (scheduler && typeof scheduler.yield === "function") return scheduler.yield();
   if (typeof globalThis.setImmediate === "function") {
     return new Promise((resolve) => globalThis.setImmediate(resolve));
   }

@@ -1,0 +1,209 @@
+// The package in a real Chromium page and in Web Workers (playwright-core driving Debian's
+// headless Chromium), loaded from a local HTTP server as a web app would load it.
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+import { document, examples, launchChromium, serve } from "./helpers.js";
+
+const demo = await readFile(join(examples, "m365-demo.json"), "utf8");
+let server;
+let browser;
+let page;
+
+before(async () => {
+  server = await serve();
+  browser = await launchChromium();
+  page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error));
+  await page.goto(`${server.url}/tests/js/web/blank.html`);
+  await page.evaluate(async () => {
+    globalThis.agenteval = await import("/pkg/index.js");
+  });
+  assert.deepEqual(errors, []);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("page: validate, score and render work and results are plain JSON", async () => {
+  const result = await page.evaluate(async (text) => {
+    const { validate, score, render, evaluators } = globalThis.agenteval;
+    const report = await score(text);
+    return {
+      validation: validate(text),
+      roundTrips: JSON.stringify(JSON.parse(JSON.stringify(report))) === JSON.stringify(report),
+      items: report.items.length,
+      markdown: render(report, "md").split("\n")[0],
+      evaluators: evaluators().length > 0,
+    };
+  }, demo);
+  assert.equal(result.validation.valid, true);
+  assert.equal(result.items, 7);
+  assert.equal(result.roundTrips, true);
+  assert.equal(result.markdown, "# agenteval results");
+  assert.equal(result.evaluators, true);
+});
+
+test("page: errors are Error objects with a code", async () => {
+  const result = await page.evaluate(async () => {
+    const { score, validate } = globalThis.agenteval;
+    const sync = (() => {
+      try {
+        validate(null);
+      } catch (error) {
+        return { isError: error instanceof Error, code: error.code, message: error.message };
+      }
+    })();
+    const rejected = await score("{").catch((error) => ({ isError: error instanceof Error, code: error.code }));
+    return { sync, rejected };
+  });
+  assert.deepEqual(result.sync.isError, true);
+  assert.equal(result.sync.code, "invalidArgument");
+  assert.match(result.sync.message, /^dataset: /);
+  assert.deepEqual(result.rejected, { isError: true, code: "invalidDataset" });
+});
+
+test("page: a large run streams results and the page keeps responding while it scores", async () => {
+  const result = await page.evaluate(async (data) => {
+    const { score } = globalThis.agenteval;
+    let streamed = 0;
+    let longestGap = 0;
+    let ticks = 0;
+    let last = 0;
+    let running = true;
+    const tick = () => {
+      const now = performance.now();
+      if (streamed > 0) {
+        if (last > 0) longestGap = Math.max(longestGap, now - last);
+        last = now;
+        ticks += 1;
+      }
+      if (running) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const progress = [];
+    const started = performance.now();
+    let firstResult = 0;
+    const report = await score(data, {
+      onResult: () => {
+        if (streamed === 0) firstResult = performance.now();
+        streamed += 1;
+      },
+      onProgress: (p) => progress.push(p.done),
+    });
+    running = false;
+    return {
+      streamed,
+      items: report.items.length,
+      progress: progress.length,
+      ticks,
+      longestGap,
+      loadMs: firstResult - started,
+      scoreMs: performance.now() - firstResult,
+    };
+  }, document(30000));
+  const timing = `load ${result.loadMs.toFixed(0)} ms, scoring ${result.scoreMs.toFixed(0)} ms`;
+  assert.equal(result.streamed, 30000);
+  assert.equal(result.items, 30000);
+  assert.ok(result.progress > 2, `progress reported ${result.progress} times`);
+  assert.ok(result.ticks > 5, `timers ran ${result.ticks} times (${timing})`);
+  assert.ok(result.longestGap < 100, `longest time without a timer turn while scoring: ${result.longestGap.toFixed(1)} ms (${timing})`);
+});
+
+test("page: an AbortSignal cancels a run", async () => {
+  const result = await page.evaluate(async (data) => {
+    const { score } = globalThis.agenteval;
+    const controller = new AbortController();
+    let seen = 0;
+    const error = await score(data, {
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+      onResult: () => (seen += 1),
+    }).catch((error) => error);
+    return { name: error.name, seen };
+  }, document(30000));
+  assert.equal(result.name, "AbortError");
+  assert.ok(result.seen < 30000);
+});
+
+test("page: a crash resets the module and the next call works", async () => {
+  const result = await page.evaluate(async (text) => {
+    const { __testPanic, score } = globalThis.agenteval;
+    let code;
+    try {
+      __testPanic();
+    } catch (error) {
+      code = error.code;
+    }
+    const report = await score(text);
+    return { code, items: report.items.length };
+  }, demo);
+  assert.deepEqual(result, { code: "internalError", items: 7 });
+});
+
+test("worker: connectWorker scores off the main thread with streaming, progress and abort", async () => {
+  const result = await page.evaluate(async ({ text, data }) => {
+    const { connectWorker } = globalThis.agenteval;
+    const worker = connectWorker();
+    try {
+      const streamed = [];
+      const progress = [];
+      const report = await worker.score(text, {
+        onResult: (outcome) => streamed.push(outcome.index),
+        onProgress: (update) => progress.push(update),
+      });
+      const validation = await worker.validate(text);
+      const markdown = await worker.render(report, "md");
+      const invalid = await worker.score("{").catch((error) => ({ code: error.code, isError: error instanceof Error }));
+      const custom = await worker.score(text, { custom: { x: () => 1 } }).catch((error) => error.code);
+      const controller = new AbortController();
+      const aborted = worker.score(data, { signal: controller.signal, onProgress: () => controller.abort() });
+      const abortName = await aborted.catch((error) => error.name);
+      const after = await worker.scoreItem({ prompt: "p", response: "r" }, ["Relevance"]);
+      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result };
+    } finally {
+      worker.terminate();
+    }
+  }, { text: demo, data: document(30000) });
+  assert.equal(result.items, 7);
+  assert.equal(result.streamed, 7);
+  assert.deepEqual(result.last, { done: 7, total: 7 });
+  assert.equal(result.valid, true);
+  assert.equal(result.markdown, "# agenteval results");
+  assert.deepEqual(result.invalid, { code: "invalidDataset", isError: true });
+  assert.equal(result.custom, "invalidArgument");
+  assert.equal(result.abortName, "AbortError");
+  assert.equal(result.after, "skipped");
+});
+
+test("worker: the package imported directly in a module worker", async () => {
+  const result = await page.evaluate(async (text) => {
+    const source = `
+      const agenteval = await import(${JSON.stringify(new URL("/pkg/index.js", location.href).href)});
+      self.onmessage = async ({ data }) => {
+        let crash;
+        try { agenteval.__testPanic(); } catch (error) { crash = error.code; }
+        const report = await agenteval.score(data, { custom: { short: (input) => input.response.length < 40 } });
+        self.postMessage({ crash, items: report.items.length, isWindow: typeof window !== "undefined" });
+      };
+      self.postMessage("ready");`;
+    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    const worker = new Worker(url, { type: "module" });
+    const reply = await new Promise((resolve, reject) => {
+      worker.onerror = (event) => reject(new Error(event.message));
+      worker.onmessage = ({ data }) => {
+        if (data === "ready") worker.postMessage(text);
+        else resolve(data);
+      };
+    });
+    worker.terminate();
+    return reply;
+  }, demo);
+  assert.deepEqual(result, { crash: "internalError", items: 7, isWindow: false });
+});

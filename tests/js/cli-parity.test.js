@@ -1,0 +1,56 @@
+// The package gives the same results as the native CLI: every output format of `agenteval score`
+// on the example datasets, byte for byte (the scored document's `metadata.evaluatedAt`, the run
+// time, is taken from the CLI's output).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import * as agenteval from "agenteval";
+import { root } from "./helpers.js";
+
+const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
+
+function runCli(args) {
+  const result = spawnSync(cli, ["score", ...args], { cwd: root, encoding: "utf8", maxBuffer: 1 << 28 });
+  assert.ok(result.status === 0 || result.status === 1, `agenteval ${args.join(" ")}: ${result.stderr}`);
+  return result.stdout;
+}
+
+const cases = [
+  {
+    dataset: "examples/m365-demo.json",
+    formats: ["document", "report", "csv", "junit", "md", "html"],
+  },
+  {
+    dataset: "examples/foundry-demo.jsonl",
+    config: "examples/foundry-config.json",
+    formats: ["foundry", "report", "csv", "junit", "md", "html"],
+  },
+];
+
+test("the native CLI is built", () => {
+  assert.ok(existsSync(cli), `${cli} is missing: run cargo build -p agenteval-cli (or set AGENTEVAL_CLI)`);
+});
+
+for (const { dataset, config, formats } of cases) {
+  const text = readFileSync(join(root, dataset), "utf8");
+  const configText = config && readFileSync(join(root, config), "utf8");
+  const configArgs = config ? ["--config", config] : [];
+  for (const format of formats) {
+    test(`${dataset} --format ${format}: identical to the CLI`, async () => {
+      const expected = runCli([dataset, ...configArgs, "--format", format]);
+      const report = await agenteval.score(text, { config: configText });
+      const evaluatedAt = format === "document" ? JSON.parse(expected).metadata?.evaluatedAt : undefined;
+      const actual = agenteval.render(report, format, {
+        dataset: text,
+        config: configText,
+        title: dataset,
+        evaluatedAt,
+      });
+      assert.equal(actual, expected);
+    });
+  }
+}
