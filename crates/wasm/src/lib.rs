@@ -22,7 +22,7 @@ use wasm_bindgen::prelude::*;
 const PANIC_SLOT: &str = "agenteval.panic";
 
 /// Installs the panic hook when the module is instantiated (again after every reset).
-#[wasm_bindgen(start)]
+#[wasm_bindgen(start, skip_typescript)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         let slot = js_sys::Symbol::for_(PANIC_SLOT);

@@ -166,7 +166,7 @@ pub fn item_document(item: Value, selection: Value) -> Result<Value, ApiError> {
 }
 
 /// One run in progress. Internal: created by `score`/`scoreItem` and stepped by the driver.
-#[wasm_bindgen(js_name = ScoreRun)]
+#[wasm_bindgen(js_name = ScoreRun, skip_typescript)]
 pub struct ScoreRun {
     session: Session<'static>,
     pending: Option<PendingCase>,
@@ -202,7 +202,7 @@ impl ScoreRun {
     }
 }
 
-#[wasm_bindgen(js_class = ScoreRun)]
+#[wasm_bindgen(js_class = ScoreRun, skip_typescript)]
 impl ScoreRun {
     /// Report entries the run yields.
     pub fn total(&self) -> usize {

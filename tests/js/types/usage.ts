@@ -1,0 +1,101 @@
+// A typed tour of the package, checked by `tsc --noEmit` (types.test.js): every exported function
+// and every object crossing the boundary, as a TypeScript user writes them.
+
+import {
+  connectWorker,
+  evaluators,
+  render,
+  score,
+  scoreItem,
+  validate,
+  version,
+  type CaseOutcome,
+  type CustomEvaluator,
+  type Diagnostic,
+  type EvalResult,
+  type EvaluatorInfo,
+  type Format,
+  type JsonObject,
+  type Progress,
+  type RunReport,
+  type ScoreOptions,
+  type Validation,
+  type WorkerClient,
+} from "agenteval";
+
+const text = '{"schemaVersion": "1.6.0", "items": [{"prompt": "p", "response": "r"}]}';
+
+const checked: Validation = validate(text);
+const firstProblem: Diagnostic | undefined = checked.diagnostics[0];
+if (firstProblem?.location.kind === "lineColumn") {
+  const where: number = firstProblem.location.line + firstProblem.location.column;
+  console.log(where);
+}
+validate(new Uint8Array([123, 125]), { config: { testing_criteria: [] } });
+
+const catalog: EvaluatorInfo[] = evaluators();
+const thresholds = catalog.flatMap((info) => info.options.filter((option) => option.name === "threshold"));
+console.log(thresholds.map((option) => option.default), version().length);
+
+const polite: CustomEvaluator = async (input, options, context) => {
+  const response = typeof input.response === "string" ? input.response : "";
+  const wanted = typeof options.word === "string" ? options.word : "thanks";
+  return { score: response.includes(wanted) ? 1 : 0, reason: `checked ${context.evaluator} on item ${context.index}` };
+};
+
+const controller = new AbortController();
+const options: ScoreOptions = {
+  custom: { polite, short: (input) => String(input.response).length < 200 },
+  signal: controller.signal,
+  onResult: (outcome: CaseOutcome) => console.log(outcome.index, outcome.turn ?? "-", outcome.status),
+  onProgress: ({ done, total }: Progress) => console.log(`${done}/${total}`),
+  sliceMs: 16,
+};
+
+async function main(): Promise<void> {
+  const report: RunReport = await score(text, options);
+  const failed: EvalResult[] = report.items.flatMap((item) => item.results.filter((result) => result.result === "fail"));
+  const codes = report.items.flatMap((item) => item.results.map((result) => result.error?.code ?? null));
+  const passRate: number | null = report.summary.evaluators["polite"]?.pass_rate ?? null;
+  console.log(failed.length, codes, passRate);
+
+  const formats: Format[] = ["report", "csv", "junit", "md", "html"];
+  for (const format of formats) console.log(render(report, format, { title: "demo" }).length);
+  const scored: string = render(report, "document", { dataset: text, evaluatedAt: new Date().toISOString() });
+  const parsed = JSON.parse(scored) as JsonObject;
+  console.log(Object.keys(parsed));
+
+  const outcome: CaseOutcome = await scoreItem(
+    { prompt: "What is 2+2?", response: "4", expected_response: "4" },
+    { ExactMatch: {}, PartialMatch: { threshold: 0.8 } },
+  );
+  console.log(outcome.results.map((result) => [result.evaluator, result.score]));
+  await scoreItem({ prompt: "p", response: "r" }, ["polite"], { custom: { polite } });
+
+  const worker: WorkerClient = connectWorker();
+  const remote: RunReport = await worker.score(text, { onProgress: (progress) => console.log(progress.done) });
+  console.log(remote.summary.items, await worker.render(remote, "md"));
+  worker.terminate();
+
+  try {
+    validate(text, { config: "{}" });
+  } catch (error) {
+    const code = (error as Error & { code?: string }).code;
+    console.log(code);
+  }
+}
+
+// Misuse the types catch.
+// @ts-expect-error: not an output format
+render({} as RunReport, "pdf");
+// @ts-expect-error: options are named in camelCase
+score(text, { on_result: () => {} });
+// @ts-expect-error: a custom evaluator is a function
+score(text, { custom: { polite: "yes" } });
+// @ts-expect-error: custom evaluators cannot be sent to a worker
+connectWorker().score(text, { custom: { polite } });
+// @ts-expect-error: results are read-only data of known shape
+const wrong: string = ({} as EvalResult).score;
+
+void main();
+void wrong;
