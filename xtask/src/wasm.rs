@@ -191,6 +191,18 @@ pub fn test() -> Result<(), String> {
     ensure_chromium()?;
     ensure_npm_packages()?;
     build()?;
+    cargo([
+        "clippy",
+        "-p",
+        "agenteval-wasm",
+        "--target",
+        TARGET,
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
     let runner = [
         "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
         "wasm-bindgen-test-runner",

@@ -25,7 +25,11 @@ fn info(spec: &EvaluatorSpec) -> EvaluatorInfo {
             CoreKind::Deterministic => EvaluatorKind::Deterministic,
             CoreKind::Judge => EvaluatorKind::Judge,
         },
-        inputs: spec.inputs.iter().map(|input| (*input).to_owned()).collect(),
+        inputs: spec
+            .inputs
+            .iter()
+            .map(|input| (*input).to_owned())
+            .collect(),
         options: spec
             .options
             .iter()

@@ -108,12 +108,14 @@ pub fn config_value(value: &JsValue, field: &str) -> Result<Option<Value>, ApiEr
         return Ok(None);
     }
     if let Some(text) = value.as_string() {
-        return json::parse(text.as_bytes()).map(Some).map_err(|diagnostic| {
-            ApiError::new(
-                ErrorCode::InvalidConfig,
-                format!("{field}: {}", diagnostic.describe()),
-            )
-        });
+        return json::parse(text.as_bytes())
+            .map(Some)
+            .map_err(|diagnostic| {
+                ApiError::new(
+                    ErrorCode::InvalidConfig,
+                    format!("{field}: {}", diagnostic.describe()),
+                )
+            });
     }
     if !value.is_object() {
         return Err(ApiError::argument(
@@ -151,11 +153,14 @@ mod tests {
 
     #[test]
     fn parsed_values_and_text_load_the_same_dataset() {
-        let document = json!({"schemaVersion": "1.6.0", "items": [{"prompt": "p", "response": "r"}]});
+        let document =
+            json!({"schemaVersion": "1.6.0", "items": [{"prompt": "p", "response": "r"}]});
         let from_text = Source::Bytes(document.to_string().into_bytes())
             .load("dataset", None)
             .expect("valid");
-        let from_value = Source::Value(document).load("dataset", None).expect("valid");
+        let from_value = Source::Value(document)
+            .load("dataset", None)
+            .expect("valid");
         assert_eq!(
             from_text.dataset.dialect(),
             from_value.dataset.dialect(),

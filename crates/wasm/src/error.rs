@@ -115,7 +115,10 @@ mod tests {
             ],
         };
         let api = ApiError::input(ErrorCode::InvalidDataset, "dataset", error);
-        assert_eq!(api.message, "dataset: at /items/0/prompt: expected a string");
+        assert_eq!(
+            api.message,
+            "dataset: at /items/0/prompt: expected a string"
+        );
         assert_eq!(api.diagnostics.len(), 2);
         assert_eq!(api.to_string(), format!("{} (invalidDataset)", api.message));
     }

@@ -126,7 +126,8 @@ impl OptionsObject {
             return Ok(());
         }
         let looks_like_signal = value.is_object()
-            && Reflect::get(&value, &"aborted".into()).is_ok_and(|aborted| aborted.as_bool().is_some())
+            && Reflect::get(&value, &"aborted".into())
+                .is_ok_and(|aborted| aborted.as_bool().is_some())
             && Reflect::get(&value, &"addEventListener".into()).is_ok_and(|add| add.is_function());
         if looks_like_signal {
             Ok(())
@@ -153,7 +154,8 @@ impl OptionsObject {
         let mut names = Vec::new();
         for name in Object::keys(object).iter() {
             let name = name.as_string().unwrap_or_default();
-            let function = Reflect::get(object, &name.as_str().into()).unwrap_or(JsValue::UNDEFINED);
+            let function =
+                Reflect::get(object, &name.as_str().into()).unwrap_or(JsValue::UNDEFINED);
             if !function.is_function() {
                 return Err(ApiError::argument(
                     &format!("{}.{name}", self.field(key)),

@@ -2,16 +2,16 @@
 
 use agenteval_core::dataset::{Dataset, Loaded};
 use agenteval_core::report::{self, m365_document, CaseOutcome as CoreOutcome, RunReport as Core};
-use agenteval_core::{status, EvalError, EvalResult, ErrorCode as CoreCode, Verdict as CoreVerdict};
+use agenteval_core::{
+    status, ErrorCode as CoreCode, EvalError, EvalResult, Verdict as CoreVerdict,
+};
 use serde_json::Map;
 use wasm_bindgen::prelude::*;
 
 use crate::convert;
 use crate::error::{ApiError, ErrorCode};
 use crate::options::OptionsObject;
-use crate::types::{
-    CaseOutcome, Dialect, Format, ItemStatus, ResultErrorCode, RunReport, Verdict,
-};
+use crate::types::{CaseOutcome, Dialect, Format, ItemStatus, ResultErrorCode, RunReport, Verdict};
 
 /// Title of the HTML report and JUnit suite when none is given.
 pub const DEFAULT_TITLE: &str = "agenteval";
@@ -36,10 +36,7 @@ pub fn render_report(
         .ok_or_else(|| {
             ApiError::argument(
                 "format",
-                format!(
-                    "one of {}",
-                    Format::ALL.map(Format::as_str).join(", ")
-                ),
+                format!("one of {}", Format::ALL.map(Format::as_str).join(", ")),
             )
         })?;
     let report = serde_wasm_bindgen::from_value::<RunReport>(report)
@@ -54,7 +51,9 @@ pub fn render_report(
         Some(source.load("options.dataset", config.as_ref())?)
     };
     let settings = Settings {
-        title: options.string("title")?.unwrap_or_else(|| DEFAULT_TITLE.to_owned()),
+        title: options
+            .string("title")?
+            .unwrap_or_else(|| DEFAULT_TITLE.to_owned()),
         evaluated_at: options.string("evaluatedAt")?,
     };
     Ok(render(&report, format, dataset.as_ref(), &settings)?)
@@ -218,9 +217,15 @@ mod tests {
             let written = serde_json::to_value(&report).expect("serializable");
             let mirrored: RunReport =
                 serde_json::from_value(written.clone()).expect("the boundary type reads it");
-            assert_eq!(serde_json::to_value(&mirrored).expect("serializable"), written);
+            assert_eq!(
+                serde_json::to_value(&mirrored).expect("serializable"),
+                written
+            );
             let back = core_report(mirrored);
-            assert_eq!(back, report, "the report rebuilt from JavaScript is the same");
+            assert_eq!(
+                back, report,
+                "the report rebuilt from JavaScript is the same"
+            );
         }
     }
 
@@ -241,7 +246,8 @@ mod tests {
                 let foreign = matches!(format, Format::Document | Format::Foundry) && !own;
                 assert_eq!(with_dataset.is_err(), foreign, "{format:?}");
                 if matches!(format, Format::Document | Format::Foundry) {
-                    let error = render(&report, format, None, &settings).expect_err("needs dataset");
+                    let error =
+                        render(&report, format, None, &settings).expect_err("needs dataset");
                     assert!(error.message.starts_with("options.dataset: "), "{error}");
                 }
             }

@@ -38,13 +38,21 @@ pub fn score_dataset(
         let options = OptionsObject::read(
             options,
             "options",
-            &["config", "custom", "signal", "onResult", "onProgress", "sliceMs"],
+            &[
+                "config",
+                "custom",
+                "signal",
+                "onResult",
+                "onProgress",
+                "sliceMs",
+            ],
         )?;
         let customs = check_hooks(&options)?;
         options.function("onResult")?;
         options.function("onProgress")?;
         let config = convert::config_value(&options.get("config"), "options.config")?;
-        let loaded = convert::dataset_source(&dataset, "dataset")?.load("dataset", config.as_ref())?;
+        let loaded =
+            convert::dataset_source(&dataset, "dataset")?.load("dataset", config.as_ref())?;
         Ok::<_, ApiError>((ScoreRun::new(loaded.dataset, customs), options.value()))
     })();
     match prepared {
@@ -202,7 +210,7 @@ impl ScoreRun {
     }
 }
 
-#[wasm_bindgen(js_class = ScoreRun, skip_typescript)]
+#[wasm_bindgen(js_class = ScoreRun)]
 impl ScoreRun {
     /// Report entries the run yields.
     pub fn total(&self) -> usize {
@@ -210,7 +218,8 @@ impl ScoreRun {
     }
 
     /// The next step: `{outcome}`, `{calls}` (answer with `complete`), or `undefined` at the end.
-    pub fn next(&mut self) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(js_name = next)]
+    pub fn step(&mut self) -> Result<JsValue, JsValue> {
         if self.pending.is_some() {
             return Err(ApiError::new(
                 ErrorCode::InvalidArgument,
@@ -249,9 +258,14 @@ impl ScoreRun {
     /// `{error: message}` each. Returns the entry's outcome.
     pub fn complete(&mut self, returns: js_sys::Array) -> Result<JsValue, JsValue> {
         let Some(pending) = self.pending.take() else {
-            return Err(ApiError::new(ErrorCode::InvalidArgument, "run: no entry is pending").into());
+            return Err(
+                ApiError::new(ErrorCode::InvalidArgument, "run: no entry is pending").into(),
+            );
         };
-        let returns: Vec<CustomReturn> = returns.iter().map(|answer| custom_return(&answer)).collect();
+        let returns: Vec<CustomReturn> = returns
+            .iter()
+            .map(|answer| custom_return(&answer))
+            .collect();
         convert::to_js(self.session.complete(pending, returns))
     }
 
@@ -322,6 +336,9 @@ mod tests {
             assert!(error.message.starts_with(&format!("{field}: ")), "{error}");
         }
         let thread = item_document(json!({"turns": []}), json!(["ExactMatch"]));
-        assert_eq!(thread.map_err(|error| error.code), Err(ErrorCode::InvalidItem));
+        assert_eq!(
+            thread.map_err(|error| error.code),
+            Err(ErrorCode::InvalidItem)
+        );
     }
 }

@@ -86,7 +86,10 @@ mod tests {
 
     #[test]
     fn a_rejected_input_lists_its_problems_with_locations() {
-        let report = validation(Source::Bytes(b"{\"schemaVersion\": \"1.6.0\",\n \"items\": ]".to_vec()), None);
+        let report = validation(
+            Source::Bytes(b"{\"schemaVersion\": \"1.6.0\",\n \"items\": ]".to_vec()),
+            None,
+        );
         assert!(!report.valid);
         assert_eq!(report.dialect, None);
         assert!(matches!(
@@ -104,9 +107,12 @@ mod tests {
         assert!(!report.valid, "{report:?}");
         assert_eq!(report.dialect, Some(Dialect::Foundry));
         assert_eq!(report.items, 3);
-        assert!(matches!(
-            report.diagnostics.first().map(|d| &d.location),
-            Some(Location::LineColumn { line: 2, .. })
-        ), "{report:?}");
+        assert!(
+            matches!(
+                report.diagnostics.first().map(|d| &d.location),
+                Some(Location::LineColumn { line: 2, .. })
+            ),
+            "{report:?}"
+        );
     }
 }

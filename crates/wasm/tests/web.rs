@@ -62,7 +62,10 @@ fn validate_returns_problems_instead_of_throwing() {
     let broken = to_json(&validate_dataset("{\"items\": [".into(), None).expect("validated"));
     assert_eq!(broken["valid"], json!(false));
     assert_eq!(broken["dialect"], Value::Null);
-    assert_eq!(broken["diagnostics"][0]["location"]["kind"], json!("lineColumn"));
+    assert_eq!(
+        broken["diagnostics"][0]["location"]["kind"],
+        json!("lineColumn")
+    );
 }
 
 #[wasm_bindgen_test]
@@ -73,7 +76,8 @@ fn misuse_throws_errors_with_a_code_naming_the_field() {
     assert!(message.starts_with("dataset: "), "{message}");
 
     let typo = options(&[("confg", JsValue::NULL)]);
-    let error = validate_dataset(DOCUMENT.into(), Some(typo.unchecked_into())).expect_err("refused");
+    let error =
+        validate_dataset(DOCUMENT.into(), Some(typo.unchecked_into())).expect_err("refused");
     assert_eq!(code_of(&error), "invalidArgument");
     assert!(get(&error, "message")
         .as_string()
@@ -84,8 +88,7 @@ fn misuse_throws_errors_with_a_code_naming_the_field() {
 #[wasm_bindgen_test]
 async fn score_streams_every_entry_then_resolves_to_the_report() {
     let seen = Array::new();
-    let on_result = Function::new_with_args("outcome", "this.push(outcome.index)")
-        .bind(&seen);
+    let on_result = Function::new_with_args("outcome", "this.push(outcome.index)").bind0(&seen);
     let run = options(&[("onResult", on_result.into())]);
     let report = JsFuture::from(score_dataset(DOCUMENT.into(), Some(run.unchecked_into())))
         .await
@@ -119,8 +122,8 @@ async fn custom_evaluators_results_are_validated_like_any_other() {
             Function::new_no_args("throw new Error('boom')").into(),
         ),
     ]);
-    let item = agenteval_wasm::convert::to_js(&json!({"prompt": "p", "response": "hello"}))
-        .expect("item");
+    let item =
+        agenteval_wasm::convert::to_js(&json!({"prompt": "p", "response": "hello"})).expect("item");
     let selection: JsValue = Array::of3(&"good".into(), &"bad".into(), &"thrower".into()).into();
     let outcome = JsFuture::from(score_item(
         item,
