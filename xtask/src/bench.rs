@@ -1,12 +1,94 @@
 //! `cargo xtask bench`: the criterion benchmarks, the 100 000-item document through the release
-//! CLI, and the side-by-side comparison with azure-ai-evaluation 1.18.10 on identical inputs.
+//! CLI, the side-by-side comparison with azure-ai-evaluation 1.18.10 on identical inputs, and the
+//! WebAssembly package's size, start-up time and throughput (`cargo xtask bench wasm` runs only
+//! that part).
 
 use std::time::Instant;
 
 use crate::run::{cargo, project_root, Step};
+use crate::wasm;
 
 /// The reference implementation the comparison runs against.
 const REFERENCE: &str = "azure-ai-evaluation==1.18.10";
+
+/// The WebAssembly package against the native CLI on the 100 000-item document: module size (raw
+/// and gzipped), start-up time, and throughput in Node and headless Chromium.
+pub fn run_wasm() -> Result<(), String> {
+    let root = project_root();
+    let dir = root.join("target/bench");
+    std::fs::create_dir_all(&dir)
+        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    let document = dir.join("document-100k.json");
+    if !document.exists() {
+        cargo([
+            "run",
+            "--release",
+            "-q",
+            "-p",
+            "agenteval-core",
+            "--example",
+            "compare_reference",
+            "--",
+            "write-document",
+        ])
+        .arg(&document)
+        .arg("100000")
+        .run()?;
+    }
+    wasm::ensure_chromium()?;
+    wasm::ensure_npm_packages()?;
+    wasm::build()?;
+    cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
+    let cli = wasm::target_dir().join("release/agenteval");
+    let figures = json_figures(
+        &Step::new("node")
+            .arg("bench.mjs")
+            .arg(&document)
+            .arg(&cli)
+            .env("CHROMIUM", wasm::CHROMIUM)
+            .dir(wasm::js_tests_dir())
+            .output()?,
+    )?;
+    let size = figure(&figures, "wasmBytes")?;
+    let gzipped = figure(&figures, "wasmGzipBytes")?;
+    println!(
+        "\nWebAssembly package: agenteval_wasm_bg.wasm {:.0} KB raw, {:.0} KB gzipped (budget 250 KB gzipped)",
+        size / 1024.0,
+        gzipped / 1024.0
+    );
+    let native_report = figure(&figures["native"], "reportSeconds")?;
+    let native_document = figure(&figures["native"], "documentSeconds")?;
+    println!(
+        "100 000-item document ({:.1} MB), best of 3:",
+        figure(&figures, "documentBytes")? / 1e6
+    );
+    println!(
+        "{:<22} {:>12} {:>16} {:>24} {:>18}",
+        "runtime", "start-up", "score → report", "score + document output", "ratio to native"
+    );
+    println!(
+        "{:<22} {:>12} {:>15.3}s {:>23.3}s {:>18}",
+        "native CLI", "—", native_report, native_document, "1.00× / 1.00×"
+    );
+    for runtime in ["node", "chromium"] {
+        let entry = &figures[runtime];
+        let score = figure(entry, "scoreSeconds")?;
+        let document = score + figure(entry, "renderDocumentSeconds")?;
+        println!(
+            "{:<22} {:>10.1}ms {:>15.3}s {:>23.3}s {:>18}",
+            format!("wasm in {runtime}"),
+            figure(entry, "startupMs")?,
+            score,
+            document,
+            format!(
+                "{:.2}× / {:.2}×",
+                score / native_report,
+                document / native_document
+            )
+        );
+    }
+    Ok(())
+}
 
 /// Runs every benchmark and prints the figures the README's performance table records.
 pub fn run() -> Result<(), String> {
@@ -84,7 +166,7 @@ pub fn run() -> Result<(), String> {
             theirs / mine
         );
     }
-    Ok(())
+    run_wasm()
 }
 
 /// The JSON object on the last line of a helper's output.

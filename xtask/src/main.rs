@@ -23,10 +23,11 @@ fn main() -> ExitCode {
         Some("example") => example(),
         Some("test") => test(),
         Some("build") => build(),
+        Some("bench") if args.get(1).map(String::as_str) == Some("wasm") => bench::run_wasm(),
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
         _ => {
-            eprintln!("usage: cargo xtask <example|test|build|bench|fuzz [seconds]>");
+            eprintln!("usage: cargo xtask <example|test|build|bench [wasm]|fuzz [seconds]>");
             return ExitCode::from(2);
         }
     };

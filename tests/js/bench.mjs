@@ -1,0 +1,95 @@
+// `cargo xtask bench` (WebAssembly part): size of the module, start-up time, and throughput of
+// the 100 000-item benchmark document in Node and headless Chromium, against the native CLI timed
+// on the same machine in the same run. Prints one JSON object.
+//
+// Usage: node bench.mjs DOCUMENT CLI
+
+import { spawnSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
+import { join } from "node:path";
+
+import { launchChromium, root, serve } from "./helpers.js";
+
+const [documentPath, cli] = process.argv.slice(2);
+const RUNS = 3;
+
+function best(times) {
+  return Math.min(...times);
+}
+
+function cliSeconds(format) {
+  const times = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const started = performance.now();
+    const result = spawnSync(cli, ["score", documentPath, "--format", format, "--out", "/dev/null"], { stdio: "ignore" });
+    if (result.status !== 0 && result.status !== 1) throw new Error(`${cli} failed: ${result.status}`);
+    times.push((performance.now() - started) / 1000);
+  }
+  return best(times);
+}
+
+async function nodeFigures(text) {
+  const started = performance.now();
+  const agenteval = await import("agenteval");
+  const startup = performance.now() - started;
+  const score = [];
+  const render = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    let begin = performance.now();
+    const report = await agenteval.score(text);
+    score.push((performance.now() - begin) / 1000);
+    begin = performance.now();
+    agenteval.render(report, "document", { dataset: text });
+    render.push((performance.now() - begin) / 1000);
+  }
+  return { startupMs: startup, scoreSeconds: best(score), renderDocumentSeconds: best(render) };
+}
+
+async function chromiumFigures() {
+  const server = await serve();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/tests/js/web/blank.html`);
+    return await page.evaluate(
+      async ({ documentUrl, runs }) => {
+        const text = await (await fetch(documentUrl)).text();
+        const started = performance.now();
+        const agenteval = await import("/pkg/index.js");
+        const startup = performance.now() - started;
+        const score = [];
+        const render = [];
+        for (let run = 0; run < runs; run += 1) {
+          let begin = performance.now();
+          const report = await agenteval.score(text);
+          score.push((performance.now() - begin) / 1000);
+          begin = performance.now();
+          agenteval.render(report, "document", { dataset: text });
+          render.push((performance.now() - begin) / 1000);
+        }
+        return { startupMs: startup, scoreSeconds: Math.min(...score), renderDocumentSeconds: Math.min(...render) };
+      },
+      { documentUrl: `/${documentPath.slice(root.length).replace(/^\/+/, "")}`, runs: RUNS },
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+const wasm = await readFile(join(root, "pkg/agenteval_wasm_bg.wasm"));
+const text = await readFile(documentPath, "utf8");
+const native = { reportSeconds: cliSeconds("report"), documentSeconds: cliSeconds("document") };
+const node = await nodeFigures(text);
+const chromium = await chromiumFigures();
+console.log(
+  JSON.stringify({
+    wasmBytes: wasm.length,
+    wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
+    documentBytes: Buffer.byteLength(text),
+    native,
+    node,
+    chromium,
+  }),
+);
