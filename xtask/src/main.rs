@@ -1,7 +1,8 @@
 //! Project tooling, all in Rust: `cargo xtask <command>`.
 //!
 //! - `example`: build the CLI and score the built-in example datasets (the README's main job).
-//! - `test`: every check and test suite (the README's test command; CI runs it).
+//! - `test`: every check and test suite (the README's test command; CI runs it); `test wasm` runs
+//!   only the WebAssembly package's layers.
 //! - `build`: release build of the CLI, and the npm package in `pkg/` (WebAssembly).
 //! - `bench`: criterion benchmarks, the side-by-side comparison with azure-ai-evaluation, and the
 //!   WebAssembly package's size, start-up time and throughput against the native CLI.
@@ -21,13 +22,14 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("example") => example(),
+        Some("test") if args.get(1).map(String::as_str) == Some("wasm") => wasm::test(),
         Some("test") => test(),
         Some("build") => build(),
         Some("bench") if args.get(1).map(String::as_str) == Some("wasm") => bench::run_wasm(),
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
         _ => {
-            eprintln!("usage: cargo xtask <example|test|build|bench [wasm]|fuzz [seconds]>");
+            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm]|fuzz [seconds]>");
             return ExitCode::from(2);
         }
     };

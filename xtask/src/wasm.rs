@@ -100,10 +100,12 @@ pub fn ensure_npm_packages() -> Result<(), String> {
 }
 
 /// Builds `pkg/`: compiles the crate for wasm32, generates the bindings and declarations, and
-/// shrinks the module with `wasm-opt` when one is available. Returns the `.wasm` path.
+/// shrinks the module with `wasm-opt` (binaryen's npm package, installed with the test package's
+/// dependencies). Returns the `.wasm` path.
 pub fn build() -> Result<PathBuf, String> {
     ensure_target()?;
     ensure_bindgen()?;
+    ensure_npm_packages()?;
     cargo([
         "build",
         "-p",
@@ -143,26 +145,34 @@ pub fn build() -> Result<PathBuf, String> {
             .arg("-o")
             .arg(&wasm)
             .run()?,
-        None => eprintln!("xtask: no wasm-opt found; the module is left unoptimised"),
+        None => {
+            eprintln!("xtask: no wasm-opt {MIN_BINARYEN}+ found; the module is left unoptimised")
+        }
     }
     let size = std::fs::metadata(&wasm).map(|meta| meta.len()).unwrap_or(0);
     eprintln!("pkg/agenteval_wasm_bg.wasm: {size} bytes");
     Ok(wasm)
 }
 
-/// `wasm-opt` from the binaryen npm package of the test package, else from the PATH (Debian's
-/// `binaryen`).
+/// Oldest binaryen whose `wasm-opt` keeps wasm-bindgen's externref table intact (Debian
+/// bookworm's 108 breaks it).
+const MIN_BINARYEN: u32 = 116;
+
+/// `wasm-opt` from the binaryen npm package of the test package, else from the PATH when recent
+/// enough.
 fn wasm_opt() -> Option<PathBuf> {
     let npm = js_tests_dir().join("node_modules/.bin/wasm-opt");
     if npm.exists() {
         return Some(npm);
     }
-    Command::new("wasm-opt")
-        .arg("--version")
-        .output()
-        .ok()
-        .filter(|output| output.status.success())
-        .map(|_| PathBuf::from("wasm-opt"))
+    let output = Command::new("wasm-opt").arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let version: u32 = text
+        .split(|ch: char| !ch.is_ascii_digit())
+        .find(|part| !part.is_empty())?
+        .parse()
+        .ok()?;
+    (output.status.success() && version >= MIN_BINARYEN).then(|| PathBuf::from("wasm-opt"))
 }
 
 fn remove_generated(pkg: &Path) -> Result<(), String> {
