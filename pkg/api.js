@@ -10,6 +10,22 @@ function isCrash(error) {
   return error instanceof WebAssembly.RuntimeError;
 }
 
+/** A run whose objects belong to an instance that a crash (of this or another call) replaced. */
+function isStale(error) {
+  return error instanceof Error && error.code === undefined && /stale object/i.test(error.message);
+}
+
+function internalError(message, cause) {
+  const error = new Error(
+    `agenteval crashed: ${message}. The module was reset and can be used again; ` +
+      "please report the input that caused this.",
+    { cause },
+  );
+  error.name = "AgentEvalError";
+  error.code = "internalError";
+  return error;
+}
+
 function recover(crash) {
   const panic = globalThis[PANIC_SLOT];
   delete globalThis[PANIC_SLOT];
@@ -18,13 +34,12 @@ function recover(crash) {
   } catch {
     // A failed reset leaves the old instance; the next call reports the crash again.
   }
-  const error = new Error(
-    `agenteval crashed: ${panic ?? crash.message}. The module was reset and can be used again; ` +
-      "please report the input that caused this.",
-    { cause: crash },
-  );
-  error.name = "AgentEvalError";
-  error.code = "internalError";
+  return internalError(panic ?? crash.message, crash);
+}
+
+function translate(error) {
+  if (isCrash(error)) return recover(error);
+  if (isStale(error)) return internalError("the module was reset while this run was in progress", error);
   return error;
 }
 
@@ -34,11 +49,11 @@ function guard(exported) {
     try {
       result = exported(...args);
     } catch (error) {
-      throw isCrash(error) ? recover(error) : error;
+      throw translate(error);
     }
     if (result instanceof Promise) {
       return result.catch((error) => {
-        throw isCrash(error) ? recover(error) : error;
+        throw translate(error);
       });
     }
     return result;

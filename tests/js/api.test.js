@@ -233,3 +233,10 @@ test("a crash inside the module throws internalError and the next call works", a
   assert.throws(() => agenteval.__testPanic(), { code: "internalError" });
   assert.equal(agenteval.evaluators().length > 0, true);
 });
+
+test("a crash during a run ends that run with internalError and the next run works", async () => {
+  const dataset = { schemaVersion: "1.9.0", default_evaluators: { probe: {} }, items: [{ prompt: "p", response: "r" }, { prompt: "q", response: "s" }] };
+  await assert.rejects(agenteval.score(dataset, { custom: { probe: () => agenteval.__testPanic() } }), { code: "internalError" });
+  const report = await agenteval.score(dataset, { custom: { probe: () => true } });
+  assert.equal(report.summary.pass, 2);
+});
