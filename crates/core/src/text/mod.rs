@@ -1,1 +1,9 @@
-//! Shared text normalisation and tokenisation (being written).
+//! Shared text normalisation and tokenisation for the deterministic evaluators.
+//!
+//! Everything here reproduces CPython 3.11 string behaviour (the reference implementations are
+//! Python), independent of the Unicode version of the Rust standard library. No scoring here.
+
+pub mod f1;
+pub mod python;
+mod py_unicode_tables;
+pub mod rouge_tokens;
