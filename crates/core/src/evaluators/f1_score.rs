@@ -63,38 +63,42 @@ pub(crate) fn reference_threshold(
     }
 }
 
-/// The string input `name`, or an `evaluatorError` result naming it (the reference crashes with
+/// The string input `name`, or a message naming it (the reference crashes with
 /// `AttributeError: … has no attribute 'lower'` on non-strings).
-pub(crate) fn text_input<'a>(
-    label: &str,
-    inputs: &Inputs<'a>,
-    name: &str,
-) -> Result<Option<&'a str>, EvalResult> {
+pub(crate) fn text_input<'a>(inputs: &Inputs<'a>, name: &str) -> Result<Option<&'a str>, String> {
     match inputs.get(name) {
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(EvalResult::error(
-            label,
-            ErrorCode::EvaluatorError,
-            format!("`{name}` must be a string, got {}", json_type_name(other)),
+        Some(other) => Err(format!(
+            "`{name}` must be a string, got {}",
+            json_type_name(other)
         )),
+    }
+}
+
+/// Both text inputs of F1-style evaluators; `missing` is the reference's message when one is absent.
+pub(crate) fn text_pair<'a>(
+    inputs: &Inputs<'a>,
+    missing: &str,
+) -> Result<(&'a str, &'a str), String> {
+    match (
+        text_input(inputs, "response")?,
+        text_input(inputs, "ground_truth")?,
+    ) {
+        (Some(response), Some(ground_truth)) => Ok((response, ground_truth)),
+        _ => Err(missing.to_owned()),
     }
 }
 
 impl Evaluator for F1Score {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let (response, ground_truth) = match (
-            text_input(&self.label, inputs, "response"),
-            text_input(&self.label, inputs, "ground_truth"),
-        ) {
-            (Ok(Some(response)), Ok(Some(ground_truth))) => (response, ground_truth),
-            (Ok(None), _) | (_, Ok(None)) => {
-                return EvalResult::error(&self.label, ErrorCode::EvaluatorError, MISSING_INPUTS)
+        match text_pair(inputs, MISSING_INPUTS) {
+            Ok((response, ground_truth)) => {
+                let score = f1::f1_score(response, ground_truth, true);
+                EvalResult::scored(&self.label, score >= self.threshold, score, self.threshold)
             }
-            (Err(error), _) | (_, Err(error)) => return error,
-        };
-        let score = f1::f1_score(response, ground_truth, true);
-        EvalResult::scored(&self.label, score >= self.threshold, score, self.threshold)
+            Err(message) => EvalResult::error(&self.label, ErrorCode::EvaluatorError, message),
+        }
     }
 }
 
@@ -118,7 +122,11 @@ mod tests {
         assert_eq!(result.score, Some(0.8));
         assert_eq!(result.threshold, Some(0.5));
         assert_eq!(result.result.as_str(), "pass");
-        let strict = run(json!({"threshold": 0.9}), json!("The cat sat"), json!("cat sat down"));
+        let strict = run(
+            json!({"threshold": 0.9}),
+            json!("The cat sat"),
+            json!("cat sat down"),
+        );
         assert_eq!(strict.result.as_str(), "fail");
         assert!(strict.details.is_empty() && strict.reason.is_none());
     }
@@ -126,7 +134,10 @@ mod tests {
     #[test]
     fn missing_and_non_string_inputs_are_errors() {
         let missing = run(json!({}), json!("x"), Value::Null);
-        assert_eq!(missing.error.map(|e| e.message).as_deref(), Some(MISSING_INPUTS));
+        assert_eq!(
+            missing.error.map(|e| e.message).as_deref(),
+            Some(MISSING_INPUTS)
+        );
         let number = run(json!({}), json!(5), json!("x"));
         assert_eq!(
             number.error.map(|e| e.message).as_deref(),
@@ -136,7 +147,12 @@ mod tests {
 
     #[test]
     fn bad_threshold_is_a_config_error() {
-        for bad in [json!({"threshold": "0.5"}), json!({"threshold": null}), json!({"threshold": true}), json!({"x": 1})] {
+        for bad in [
+            json!({"threshold": "0.5"}),
+            json!({"threshold": null}),
+            json!({"threshold": true}),
+            json!({"x": 1}),
+        ] {
             let map: Map<String, Value> = serde_json::from_value(bad).unwrap_or_default();
             assert!(build("f1", Options::new(&map)).is_err());
         }
@@ -144,7 +160,11 @@ mod tests {
 
     #[test]
     fn snapshot_result() {
-        let result = run(json!({"threshold": 0.75}), json!("Paris is the capital"), json!("The capital is Paris."));
+        let result = run(
+            json!({"threshold": 0.75}),
+            json!("Paris is the capital"),
+            json!("The capital is Paris."),
+        );
         insta::assert_json_snapshot!(result);
     }
 }

@@ -64,9 +64,11 @@ fn reason(score: f64, threshold: f64, passed: bool) -> String {
 
 impl Evaluator for PartialMatch {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let response = match text_input(&self.label, inputs, "response") {
+        let response = match text_input(inputs, "response") {
             Ok(text) => text.unwrap_or_default(),
-            Err(error) => return error,
+            Err(message) => {
+                return EvalResult::error(&self.label, ErrorCode::EvaluatorError, message)
+            }
         };
         let expected = match inputs.str("expected_response") {
             Some(expected) => expected,
@@ -80,8 +82,11 @@ impl Evaluator for PartialMatch {
         };
         let score = f1::f1_score(response, expected, !self.case_sensitive);
         let passed = score >= self.threshold;
-        EvalResult::scored(&self.label, passed, score, self.threshold)
-            .with_reason(reason(score, self.threshold, passed))
+        EvalResult::scored(&self.label, passed, score, self.threshold).with_reason(reason(
+            score,
+            self.threshold,
+            passed,
+        ))
     }
 }
 
@@ -106,16 +111,32 @@ mod tests {
         let pass = run(json!({}), "the cat sat", Some("cat sat on mat"));
         assert_eq!(pass.reason.as_deref(), Some("Match score: 0.667"));
         assert_eq!(pass.result.as_str(), "pass");
-        let fail = run(json!({"threshold": 0.7}), "the cat sat", Some("cat sat on mat"));
-        assert_eq!(fail.reason.as_deref(), Some("Match score: 0.667 (below threshold 0.7)"));
+        let fail = run(
+            json!({"threshold": 0.7}),
+            "the cat sat",
+            Some("cat sat on mat"),
+        );
+        assert_eq!(
+            fail.reason.as_deref(),
+            Some("Match score: 0.667 (below threshold 0.7)")
+        );
         let one = run(json!({"threshold": 1}), "x", Some("y"));
-        assert_eq!(one.reason.as_deref(), Some("Match score: 0.000 (below threshold 1.0)"));
+        assert_eq!(
+            one.reason.as_deref(),
+            Some("Match score: 0.000 (below threshold 1.0)")
+        );
     }
 
     #[test]
     fn rounds_ties_like_python() {
-        assert_eq!(reason(0.0625, 0.5, false), "Match score: 0.062 (below threshold 0.5)");
-        assert_eq!(reason(0.1875, 0.5, false), "Match score: 0.188 (below threshold 0.5)");
+        assert_eq!(
+            reason(0.0625, 0.5, false),
+            "Match score: 0.062 (below threshold 0.5)"
+        );
+        assert_eq!(
+            reason(0.1875, 0.5, false),
+            "Match score: 0.188 (below threshold 0.5)"
+        );
     }
 
     #[test]
@@ -143,6 +164,10 @@ mod tests {
 
     #[test]
     fn snapshot_failing_result() {
-        insta::assert_json_snapshot!(run(json!({"threshold": 0.8}), "Seattle, WA", Some("The city is Seattle")));
+        insta::assert_json_snapshot!(run(
+            json!({"threshold": 0.8}),
+            "Seattle, WA",
+            Some("The city is Seattle")
+        ));
     }
 }

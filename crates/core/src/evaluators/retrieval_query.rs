@@ -13,4 +13,3 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "a matching query exists with every include and no exclude",
     build: not_implemented,
 };
-

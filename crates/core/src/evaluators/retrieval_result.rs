@@ -13,4 +13,3 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "every expected item matched within max_rank and the count check holds",
     build: not_implemented,
 };
-

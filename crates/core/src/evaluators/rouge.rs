@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::f1_score::text_input;
+use super::f1_score::text_pair;
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
@@ -44,14 +44,19 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
             name: "f1_score_threshold",
             kind: "float",
             default: "0.5",
-            description: "pass threshold for F1, which decides the verdict (must be written as a float)",
+            description:
+                "pass threshold for F1, which decides the verdict (must be written as a float)",
         },
     ],
     pass_rule: "ROUGE F1 >= f1_score_threshold (0.5)",
     build,
 };
 
-const THRESHOLD_KEYS: [&str; 3] = ["precision_threshold", "recall_threshold", "f1_score_threshold"];
+const THRESHOLD_KEYS: [&str; 3] = [
+    "precision_threshold",
+    "recall_threshold",
+    "f1_score_threshold",
+];
 const MISSING_INPUTS: &str =
     "RougeScoreEvaluator: Either 'conversation' or individual inputs must be provided.";
 
@@ -115,7 +120,9 @@ fn parse_kind(rouge_type: &str) -> Result<RougeKind, ConfigError> {
             "rougen requires positive n: {rouge_type}"
         ))),
         Some(n) => Ok(RougeKind::Ngram(n as usize)),
-        None => Err(ConfigError::new(format!("Invalid rouge type: {rouge_type}"))),
+        None => Err(ConfigError::new(format!(
+            "Invalid rouge type: {rouge_type}"
+        ))),
     }
 }
 
@@ -288,7 +295,9 @@ fn score_summary_lcs(target: &str, prediction: &str) -> Result<Score, String> {
     }
     let longest = |sentences: &[Vec<String>]| sentences.iter().map(Vec::len).max().unwrap_or(0);
     if (longest(&reference) + 1).saturating_mul(longest(&candidate) + 1) > MAX_SUMMARY_TABLE_CELLS {
-        return Err("rougeLsum: a line of `response` or `ground_truth` is too long to score".to_owned());
+        return Err(
+            "rougeLsum: a line of `response` or `ground_truth` is too long to score".to_owned(),
+        );
     }
     let mut ref_counts: HashMap<&str, usize> = HashMap::new();
     let mut cand_counts: HashMap<&str, usize> = HashMap::new();
@@ -351,17 +360,9 @@ fn verdict(passed: bool) -> &'static str {
 
 impl Evaluator for Rouge {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let (response, ground_truth) = match (
-            text_input(&self.label, inputs, "response"),
-            text_input(&self.label, inputs, "ground_truth"),
-        ) {
-            (Ok(Some(response)), Ok(Some(ground_truth))) => (response, ground_truth),
-            (Ok(None), _) | (_, Ok(None)) => {
-                return EvalResult::error(&self.label, ErrorCode::EvaluatorError, MISSING_INPUTS)
-            }
-            (Err(error), _) | (_, Err(error)) => return error,
-        };
-        let scores = match score(self.kind, ground_truth, response) {
+        let scores = match text_pair(inputs, MISSING_INPUTS)
+            .and_then(|(response, ground_truth)| score(self.kind, ground_truth, response))
+        {
             Ok(scores) => scores,
             Err(message) => {
                 return EvalResult::error(&self.label, ErrorCode::EvaluatorError, message)
@@ -388,12 +389,8 @@ impl Evaluator for Rouge {
             details.insert(format!("{name}_threshold"), Value::from(threshold));
         }
         let f1_passed = passed.get(2).copied().unwrap_or(false);
-        let mut result = EvalResult::scored(
-            &self.label,
-            f1_passed,
-            scores.fmeasure,
-            self.thresholds[2],
-        );
+        let mut result =
+            EvalResult::scored(&self.label, f1_passed, scores.fmeasure, self.thresholds[2]);
         result.details = details;
         result
     }
@@ -452,9 +449,18 @@ mod tests {
     #[test]
     fn rouge_type_validation_messages() {
         let message = |options| evaluator(options).err().map(|e| e.message);
-        assert_eq!(message(json!({"rouge_type": "rouge0"})).as_deref(), Some("rougen requires positive n: rouge0"));
-        assert_eq!(message(json!({"rouge_type": "rougeX"})).as_deref(), Some("Invalid rouge type: rougeX"));
-        assert_eq!(message(json!({"rouge_type": "rouge12"})).as_deref(), Some("Invalid rouge type: rouge12"));
+        assert_eq!(
+            message(json!({"rouge_type": "rouge0"})).as_deref(),
+            Some("rougen requires positive n: rouge0")
+        );
+        assert_eq!(
+            message(json!({"rouge_type": "rougeX"})).as_deref(),
+            Some("Invalid rouge type: rougeX")
+        );
+        assert_eq!(
+            message(json!({"rouge_type": "rouge12"})).as_deref(),
+            Some("Invalid rouge type: rouge12")
+        );
         assert_eq!(
             message(json!({"rouge_type": "rouge1", "recall_threshold": 1})).as_deref(),
             Some("recall_threshold must be a float, got <class 'int'>")
@@ -477,6 +483,10 @@ mod tests {
 
     #[test]
     fn snapshot_result() {
-        insta::assert_json_snapshot!(run("rougeL", "The quick brown fox", "the fox jumped quickly"));
+        insta::assert_json_snapshot!(run(
+            "rougeL",
+            "The quick brown fox",
+            "the fox jumped quickly"
+        ));
     }
 }

@@ -35,7 +35,8 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
         name: "matching_mode",
         kind: "string: exact_match | in_order_match | any_order_match",
         default: "\"exact_match\"",
-        description: "exact sequence, expected steps in order (extra steps allowed), or in any order",
+        description:
+            "exact sequence, expected steps in order (extra steps allowed), or in any order",
     }],
     pass_rule: "actions match expected_actions under matching_mode",
     build,
@@ -284,7 +285,8 @@ impl TaskNavigation {
 
 impl Evaluator for TaskNavigation {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        self.score(inputs).unwrap_or_else(|message| self.error(message))
+        self.score(inputs)
+            .unwrap_or_else(|message| self.error(message))
     }
 }
 

@@ -29,7 +29,10 @@ pub fn tokens(text: &str, lowercase: bool) -> Vec<String> {
     } else {
         text
     };
-    let stripped: String = source.chars().filter(|c| !is_ascii_punctuation(*c)).collect();
+    let stripped: String = source
+        .chars()
+        .filter(|c| !is_ascii_punctuation(*c))
+        .collect();
     let without_articles = replace_articles(&stripped);
     python::split_whitespace(&without_articles)
         .map(str::to_owned)
@@ -114,14 +117,20 @@ mod tests {
 
     #[test]
     fn articles_are_whole_words_only() {
-        assert_eq!(toks("The cat and a dog, an owl"), ["cat", "and", "dog", "owl"]);
+        assert_eq!(
+            toks("The cat and a dog, an owl"),
+            ["cat", "and", "dog", "owl"]
+        );
         assert_eq!(toks("théa a-the-an the_cat"), ["théa", "athean", "thecat"]);
         assert_eq!(toks("e\u{301}a"), ["e\u{301}"]);
     }
 
     #[test]
     fn splits_on_python_whitespace() {
-        assert_eq!(toks("a\u{A0}b\u{3000}c\u{1F}d\u{200B}e"), ["b", "c", "d\u{200B}e"]);
+        assert_eq!(
+            toks("a\u{A0}b\u{3000}c\u{1F}d\u{200B}e"),
+            ["b", "c", "d\u{200B}e"]
+        );
         assert!(toks("  \t\n ").is_empty());
     }
 

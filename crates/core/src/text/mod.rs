@@ -5,7 +5,7 @@
 //! Python), independent of the Unicode version of the Rust standard library. No scoring here.
 
 pub mod f1;
+mod py_unicode_tables;
 pub mod pynum;
 pub mod python;
-mod py_unicode_tables;
 pub mod rouge_tokens;

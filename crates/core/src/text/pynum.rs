@@ -117,7 +117,10 @@ mod tests {
     #[test]
     fn compares_exactly() {
         let big = PyNum::Int(9_007_199_254_740_993);
-        assert_eq!(big.py_cmp(PyNum::Float(9_007_199_254_740_992.0)), Some(Ordering::Greater));
+        assert_eq!(
+            big.py_cmp(PyNum::Float(9_007_199_254_740_992.0)),
+            Some(Ordering::Greater)
+        );
         assert!(PyNum::Float(2.5).py_ge(PyNum::Int(2)));
         assert!(!PyNum::Float(1.5).py_ge(PyNum::Int(2)));
         assert!(PyNum::Int(2).py_ge(PyNum::Float(2.0)));

@@ -31,7 +31,9 @@ fn key(value: &PyValue) -> Option<Key> {
         PyValue::Int(digits) => digits
             .parse::<i128>()
             .map_or_else(|_| Key::BigInt(digits.clone()), Key::Int),
-        PyValue::Float(float) if float.is_finite() && float.fract() == 0.0 && float.abs() < 1e38 => {
+        PyValue::Float(float)
+            if float.is_finite() && float.fract() == 0.0 && float.abs() < 1e38 =>
+        {
             Key::Int(*float as i128)
         }
         PyValue::Float(float) => Key::Float(*float),
@@ -70,7 +72,9 @@ pub(super) fn tool_calls(messages: &[PyValue]) -> Result<Vec<ToolCall>, String> 
             let Some(PyValue::List(items)) = content else {
                 continue;
             };
-            let Some(first) = items.first().filter(|first| is_str(first.get("type"), "tool_result"))
+            let Some(first) = items
+                .first()
+                .filter(|first| is_str(first.get("type"), "tool_result"))
             else {
                 continue;
             };

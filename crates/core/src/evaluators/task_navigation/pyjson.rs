@@ -242,7 +242,11 @@ impl Parser<'_> {
     }
 
     fn eat(&mut self, literal: &str) -> bool {
-        if self.text.get(self.pos..).is_some_and(|rest| rest.starts_with(literal)) {
+        if self
+            .text
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(literal))
+        {
             self.pos += literal.len();
             true
         } else {
@@ -363,12 +367,15 @@ impl Parser<'_> {
                         b'u' => {
                             let unit = self.hex4()?;
                             match unit {
-                                0xD800..=0xDBFF if self.text.get(self.pos..self.pos + 2) == Some("\\u") => {
+                                0xD800..=0xDBFF
+                                    if self.text.get(self.pos..self.pos + 2) == Some("\\u") =>
+                                {
                                     let mark = self.pos;
                                     self.pos += 2;
                                     let low = self.hex4()?;
                                     if (0xDC00..=0xDFFF).contains(&low) {
-                                        let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                                        let code =
+                                            0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
                                         out.push(char::from_u32(code).ok_or(DecodeError::Invalid)?);
                                     } else {
                                         lone_surrogate = true;
@@ -462,34 +469,74 @@ mod tests {
 
     #[test]
     fn parses_like_python_json_loads() {
-        assert_eq!(PyValue::parse(" [1, 1.0, -0, 1e2] ").unwrap(), PyValue::List(vec![
-            PyValue::Int("1".into()),
-            PyValue::Float(1.0),
-            PyValue::Int("0".into()),
-            PyValue::Float(100.0),
-        ]));
+        assert_eq!(
+            PyValue::parse(" [1, 1.0, -0, 1e2] ").unwrap(),
+            PyValue::List(vec![
+                PyValue::Int("1".into()),
+                PyValue::Float(1.0),
+                PyValue::Int("0".into()),
+                PyValue::Float(100.0),
+            ])
+        );
         assert!(matches!(PyValue::parse("NaN"), Ok(PyValue::Float(f)) if f.is_nan()));
-        assert_eq!(PyValue::parse("-Infinity"), Ok(PyValue::Float(f64::NEG_INFINITY)));
-        assert_eq!(PyValue::parse(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap(), PyValue::Dict(vec![
-            ("a".into(), PyValue::Int("3".into())),
-            ("b".into(), PyValue::Int("2".into())),
-        ]));
-        for bad in ["", "01", "[1,]", "{'a': 1}", "\u{feff}[]", "[1] x", "\"\t\"", "1.", "tru"] {
+        assert_eq!(
+            PyValue::parse("-Infinity"),
+            Ok(PyValue::Float(f64::NEG_INFINITY))
+        );
+        assert_eq!(
+            PyValue::parse(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap(),
+            PyValue::Dict(vec![
+                ("a".into(), PyValue::Int("3".into())),
+                ("b".into(), PyValue::Int("2".into())),
+            ])
+        );
+        for bad in [
+            "",
+            "01",
+            "[1,]",
+            "{'a': 1}",
+            "\u{feff}[]",
+            "[1] x",
+            "\"\t\"",
+            "1.",
+            "tru",
+        ] {
             assert_eq!(PyValue::parse(bad), Err(DecodeError::Invalid), "{bad:?}");
         }
-        assert_eq!(PyValue::parse(r#""\ud800""#), Err(DecodeError::LoneSurrogate));
-        assert_eq!(PyValue::parse(r#""\ud83d\ude00""#), Ok(PyValue::Str("😀".into())));
+        assert_eq!(
+            PyValue::parse(r#""\ud800""#),
+            Err(DecodeError::LoneSurrogate)
+        );
+        assert_eq!(
+            PyValue::parse(r#""\ud83d\ude00""#),
+            Ok(PyValue::Str("😀".into()))
+        );
         assert_eq!(PyValue::parse(&"[".repeat(200)), Err(DecodeError::TooDeep));
         assert_eq!(PyValue::parse(&"9".repeat(4301)), Err(DecodeError::Invalid));
     }
 
     #[test]
     fn renders_like_python() {
-        assert_eq!(dumps(r#"{"b": 1, "a": [true, null, 1.5e300, "é\n"]}"#), r#"{"a": [true, null, 1.5e+300, "\u00e9\n"], "b": 1}"#);
-        assert_eq!(dumps(r#"["😀", NaN, -Infinity, 1e16, 0.1]"#), r#"["\ud83d\ude00", NaN, -Infinity, 1e+16, 0.1]"#);
-        assert_eq!(PyValue::parse("1.0").unwrap().scalar_str().as_deref(), Some("1.0"));
-        assert_eq!(PyValue::parse("true").unwrap().scalar_str().as_deref(), Some("True"));
-        assert_eq!(PyValue::parse("null").unwrap().scalar_str().as_deref(), Some("None"));
+        assert_eq!(
+            dumps(r#"{"b": 1, "a": [true, null, 1.5e300, "é\n"]}"#),
+            r#"{"a": [true, null, 1.5e+300, "\u00e9\n"], "b": 1}"#
+        );
+        assert_eq!(
+            dumps(r#"["😀", NaN, -Infinity, 1e16, 0.1]"#),
+            r#"["\ud83d\ude00", NaN, -Infinity, 1e+16, 0.1]"#
+        );
+        assert_eq!(
+            PyValue::parse("1.0").unwrap().scalar_str().as_deref(),
+            Some("1.0")
+        );
+        assert_eq!(
+            PyValue::parse("true").unwrap().scalar_str().as_deref(),
+            Some("True")
+        );
+        assert_eq!(
+            PyValue::parse("null").unwrap().scalar_str().as_deref(),
+            Some("None")
+        );
         assert_eq!(PyValue::parse("[]").unwrap().scalar_str(), None);
     }
 }

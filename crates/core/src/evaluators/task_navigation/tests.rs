@@ -20,7 +20,10 @@ fn run(mode: &str, response: Value, ground_truth: Value) -> EvalResult {
 }
 
 fn message(result: &EvalResult) -> &str {
-    result.error.as_ref().map_or("", |error| error.message.as_str())
+    result
+        .error
+        .as_ref()
+        .map_or("", |error| error.message.as_str())
 }
 
 fn props(result: &EvalResult) -> [f64; 3] {
@@ -29,13 +32,32 @@ fn props(result: &EvalResult) -> [f64; 3] {
 
 #[test]
 fn modes_decide_the_verdict() {
-    let response = json!([call("a", json!({})), call("x", json!({})), call("b", json!({}))]);
+    let response = json!([
+        call("a", json!({})),
+        call("x", json!({})),
+        call("b", json!({}))
+    ]);
     let expected = json!(["a", "b"]);
-    assert_eq!(run("exact_match", response.clone(), expected.clone()).score, Some(0.0));
-    assert_eq!(run("in_order_match", response.clone(), expected.clone()).score, Some(1.0));
-    assert_eq!(run("in_order_match", response.clone(), json!(["b", "a"])).score, Some(0.0));
-    assert_eq!(run("any_order_match", response.clone(), json!(["b", "a"])).score, Some(1.0));
-    assert_eq!(run("any_order_match", response.clone(), json!(["a", "a"])).score, Some(0.0));
+    assert_eq!(
+        run("exact_match", response.clone(), expected.clone()).score,
+        Some(0.0)
+    );
+    assert_eq!(
+        run("in_order_match", response.clone(), expected.clone()).score,
+        Some(1.0)
+    );
+    assert_eq!(
+        run("in_order_match", response.clone(), json!(["b", "a"])).score,
+        Some(0.0)
+    );
+    assert_eq!(
+        run("any_order_match", response.clone(), json!(["b", "a"])).score,
+        Some(1.0)
+    );
+    assert_eq!(
+        run("any_order_match", response.clone(), json!(["a", "a"])).score,
+        Some(0.0)
+    );
     let result = run("exact_match", response, expected);
     assert_eq!(props(&result), [2.0 / 3.0, 1.0, 0.8]);
     assert_eq!(result.threshold, Some(1.0));
@@ -57,15 +79,30 @@ fn empty_response_scores_zero() {
 #[test]
 fn parameters_compare_as_python_renders_them() {
     let expected = json!([["search"], {"search": {"n": "1", "flag": "True", "none": "None", "obj": "{\"a\": 2, \"b\": 1}", "x": 1.0}}]);
-    let response = json!([call("search", json!({"n": 1, "flag": true, "none": null, "obj": {"b": 1, "a": 2}, "x": 1.0}))]);
-    assert_eq!(run("exact_match", response, expected.clone()).score, Some(1.0));
-    let int_vs_float = json!([call("search", json!({"n": 1, "flag": true, "none": null, "obj": {"b": 1, "a": 2}, "x": 1}))]);
+    let response = json!([call(
+        "search",
+        json!({"n": 1, "flag": true, "none": null, "obj": {"b": 1, "a": 2}, "x": 1.0})
+    )]);
+    assert_eq!(
+        run("exact_match", response, expected.clone()).score,
+        Some(1.0)
+    );
+    let int_vs_float = json!([call(
+        "search",
+        json!({"n": 1, "flag": true, "none": null, "obj": {"b": 1, "a": 2}, "x": 1})
+    )]);
     assert_eq!(run("exact_match", int_vs_float, expected).score, Some(0.0));
     let object_form = json!({"tool_names": ["s"], "parameters": {"s": {"q": "x"}}});
     let string_args = json!([call("s", json!("{\"q\": \"x\"}"))]);
-    assert_eq!(run("exact_match", string_args, object_form).score, Some(1.0));
+    assert_eq!(
+        run("exact_match", string_args, object_form).score,
+        Some(1.0)
+    );
     let non_dict_args = json!([call("s", json!("[1]"))]);
-    assert_eq!(run("exact_match", non_dict_args, json!([["s"], {}])).score, Some(1.0));
+    assert_eq!(
+        run("exact_match", non_dict_args, json!([["s"], {}])).score,
+        Some(1.0)
+    );
 }
 
 #[test]
@@ -85,7 +122,10 @@ fn validation_messages_are_the_reference_ones() {
         (json!([call("a", json!("{bad"))]), json!(["a"]), "Failed to parse tool call arguments as JSON."),
     ];
     for (response, ground_truth, expected) in cases {
-        assert_eq!(message(&run("exact_match", response, ground_truth)), expected);
+        assert_eq!(
+            message(&run("exact_match", response, ground_truth)),
+            expected
+        );
     }
 }
 
@@ -98,7 +138,8 @@ fn reference_crashes_become_errors() {
         {"role": "tool", "tool_call_id": true, "content": [{"type": "tool_result"}]}
     ]);
     assert!(message(&run("exact_match", missing_result, json!(["a"]))).contains("'tool_result'"));
-    let container_name = json!([{"role": "assistant", "content": [{"type": "tool_call", "name": ["a"]}]}]);
+    let container_name =
+        json!([{"role": "assistant", "content": [{"type": "tool_call", "name": ["a"]}]}]);
     assert!(message(&run("exact_match", container_name, json!(["a"]))).contains("'name'"));
 }
 

@@ -54,11 +54,15 @@ pub(super) fn decode(value: Option<&Value>) -> Result<Option<PyValue>, String> {
 /// As [`decode`].
 pub(super) fn decode_ground_truth(value: Option<&Value>) -> Result<Option<GroundTruth>, String> {
     let tuple = match value {
-        Some(Value::Array(items)) if items.len() == 2 && items.first().is_some_and(Value::is_array) => {
+        Some(Value::Array(items))
+            if items.len() == 2 && items.first().is_some_and(Value::is_array) =>
+        {
             items.first().zip(items.get(1))
         }
         Some(Value::Object(map))
-            if map.len() == 2 && map.contains_key("tool_names") && map.contains_key("parameters") =>
+            if map.len() == 2
+                && map.contains_key("tool_names")
+                && map.contains_key("parameters") =>
         {
             map.get("tool_names").zip(map.get("parameters"))
         }
@@ -78,7 +82,9 @@ pub(super) fn decode_ground_truth(value: Option<&Value>) -> Result<Option<Ground
 /// The reference's message for the first problem.
 pub(super) fn response(value: Option<&PyValue>) -> Result<&[PyValue], String> {
     let Some(value) = value.filter(|value| **value != PyValue::None) else {
-        return Err(format!("{RESPONSE} parameter is required and cannot be None."));
+        return Err(format!(
+            "{RESPONSE} parameter is required and cannot be None."
+        ));
     };
     let PyValue::List(messages) = value else {
         return Err(format!("{RESPONSE} must be a list of messages."));
@@ -91,7 +97,9 @@ pub(super) fn response(value: Option<&PyValue>) -> Result<&[PyValue], String> {
             ));
         }
         let Some(role) = message.get("role") else {
-            return Err(format!("Action at index {index} must contain a 'role' field."));
+            return Err(format!(
+                "Action at index {index} must contain a 'role' field."
+            ));
         };
         let PyValue::Str(role) = role else {
             return Err(format!(
@@ -137,7 +145,9 @@ fn tuple_ground_truth(names: &PyValue, params: &PyValue) -> Result<Expected, Str
         ));
     };
     if names.is_empty() {
-        return Err(format!("Tool names list in {GROUND_TRUTH} cannot be empty."));
+        return Err(format!(
+            "Tool names list in {GROUND_TRUTH} cannot be empty."
+        ));
     }
     let names = string_names(names, |index, other| {
         format!(
