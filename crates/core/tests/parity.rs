@@ -29,7 +29,8 @@ fn floats_agree(expected: f64, actual: f64, tolerance: Tolerance) -> bool {
     match tolerance {
         Tolerance::Exact => expected.to_bits() == actual.to_bits(),
         Tolerance::Relative(limit) => {
-            expected == actual || (expected - actual).abs() <= limit * expected.abs().max(actual.abs())
+            expected == actual
+                || (expected - actual).abs() <= limit * expected.abs().max(actual.abs())
         }
     }
 }
@@ -40,7 +41,11 @@ fn values_agree(expected: &Value, actual: &Value, tolerance: Tolerance) -> bool 
         (Value::String(nan), Value::Null) => nan == "NaN",
         (Value::Number(e), Value::Number(a)) => {
             e.is_f64() == a.is_f64()
-                && floats_agree(e.as_f64().unwrap_or(f64::NAN), a.as_f64().unwrap_or(f64::NAN), tolerance)
+                && floats_agree(
+                    e.as_f64().unwrap_or(f64::NAN),
+                    a.as_f64().unwrap_or(f64::NAN),
+                    tolerance,
+                )
         }
         _ => expected == actual,
     }
@@ -65,28 +70,50 @@ fn error_message(outcome: &Result<EvalResult, String>) -> Option<String> {
     }
 }
 
-fn check_output(key: &str, output: &Value, result: &EvalResult, tolerance: Tolerance) -> Result<(), String> {
+fn check_output(
+    key: &str,
+    output: &Value,
+    result: &EvalResult,
+    tolerance: Tolerance,
+) -> Result<(), String> {
     let number = |suffix: &str| output[format!("{key}{suffix}")].as_f64();
     let score = number("").ok_or("reference has no score")?;
-    if !result.score.is_some_and(|ours| floats_agree(score, ours, tolerance)) {
-        return Err(format!("score: reference {score:?}, ours {:?}", result.score));
+    if !result
+        .score
+        .is_some_and(|ours| floats_agree(score, ours, tolerance))
+    {
+        return Err(format!(
+            "score: reference {score:?}, ours {:?}",
+            result.score
+        ));
     }
     let verdict = output[format!("{key}_result")].as_str().unwrap_or_default();
     if result.result.as_str() != verdict {
-        return Err(format!("result: reference {verdict}, ours {}", result.result.as_str()));
+        return Err(format!(
+            "result: reference {verdict}, ours {}",
+            result.result.as_str()
+        ));
     }
     if result.threshold != number("_threshold") {
-        return Err(format!("threshold: reference {:?}, ours {:?}", number("_threshold"), result.threshold));
+        return Err(format!(
+            "threshold: reference {:?}, ours {:?}",
+            number("_threshold"),
+            result.threshold
+        ));
     }
     if result.reason.is_some() {
         return Err("reason should be None".to_owned());
     }
     let empty = Map::new();
-    let properties = output[format!("{key}_properties")].as_object().unwrap_or(&empty);
+    let properties = output[format!("{key}_properties")]
+        .as_object()
+        .unwrap_or(&empty);
     let expected_keys: Vec<&String> = properties.keys().collect();
     let actual_keys: Vec<&String> = result.details.keys().collect();
     if expected_keys != actual_keys {
-        return Err(format!("property keys: reference {expected_keys:?}, ours {actual_keys:?}"));
+        return Err(format!(
+            "property keys: reference {expected_keys:?}, ours {actual_keys:?}"
+        ));
     }
     for (name, expected) in properties {
         let actual = &result.details[name];
@@ -97,12 +124,22 @@ fn check_output(key: &str, output: &Value, result: &EvalResult, tolerance: Toler
     Ok(())
 }
 
-fn check_case(evaluator: &str, key: &str, case: &Value, tolerance: Tolerance) -> Result<(), String> {
+fn check_case(
+    evaluator: &str,
+    key: &str,
+    case: &Value,
+    tolerance: Tolerance,
+) -> Result<(), String> {
     let outcome = build_and_run(evaluator, case);
     if let Some(output) = case.get("output") {
         return match &outcome {
-            Ok(result) if result.result != Verdict::Error => check_output(key, output, result, tolerance),
-            _ => Err(format!("expected a score, got error {:?}", error_message(&outcome))),
+            Ok(result) if result.result != Verdict::Error => {
+                check_output(key, output, result, tolerance)
+            }
+            _ => Err(format!(
+                "expected a score, got error {:?}",
+                error_message(&outcome)
+            )),
         };
     }
     let ours = error_message(&outcome);
@@ -140,7 +177,12 @@ fn check_file(file: &str, tolerance: Tolerance) -> usize {
         "{file}: {} of {} cases differ from the reference:\n{}",
         failures.len(),
         cases.len(),
-        failures.iter().take(25).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
     cases.len()
 }
@@ -172,7 +214,10 @@ fn partial_match_equals_f1_score_bit_for_bit() {
     let partial = (spec.build)("PartialMatch", Options::empty()).expect("default options");
     let mut compared = 0;
     for case in document["cases"].as_array().into_iter().flatten() {
-        let (Some(output), true) = (case.get("output"), case["init"].as_object().is_some_and(Map::is_empty)) else {
+        let (Some(output), true) = (
+            case.get("output"),
+            case["init"].as_object().is_some_and(Map::is_empty),
+        ) else {
             continue;
         };
         let inputs = Inputs::new()
@@ -191,7 +236,8 @@ fn document_retrieval_item_limit() {
     let spec = evaluators::find("builtin.document_retrieval").expect("in catalog");
     let evaluator = (spec.build)("dr", Options::empty()).expect("defaults");
     let qrels = serde_json::json!([{"document_id": "a", "query_relevance_label": 1}]);
-    let doc = |id: usize, score: Value| serde_json::json!({"document_id": id, "relevance_score": score});
+    let doc =
+        |id: usize, score: Value| serde_json::json!({"document_id": id, "relevance_score": score});
     let message = |docs: Value| {
         let inputs = Inputs::new()
             .with("retrieval_ground_truth", &qrels)

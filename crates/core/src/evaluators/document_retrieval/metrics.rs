@@ -3,6 +3,7 @@
 //! (unhashable ids, `ZeroDivisionError`, `OverflowError`, `KeyError`).
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -51,7 +52,7 @@ impl Metrics {
 }
 
 /// A document id as a Python dict key: `1`, `1.0` and `true` are the same key.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum DocKey<'a> {
     Int(i128),
     Float(u64),
@@ -84,11 +85,18 @@ fn lookup<'a, T: Copy>(
     input: &str,
 ) -> Result<Vec<(DocKey<'a>, T)>, String> {
     let mut entries: Vec<(DocKey<'a>, T)> = Vec::new();
+    let mut positions: HashMap<DocKey<'a>, usize> = HashMap::new();
     for (index, (id, value)) in items.enumerate() {
         let key = doc_key(id, input, index)?;
-        match entries.iter_mut().find(|(existing, _)| *existing == key) {
+        match positions
+            .get(&key)
+            .and_then(|position| entries.get_mut(*position))
+        {
             Some(entry) => entry.1 = value,
-            None => entries.push((key, value)),
+            None => {
+                positions.insert(key, entries.len());
+                entries.push((key, value));
+            }
         }
     }
     Ok(entries)
