@@ -13,4 +13,3 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "unique citation count >= threshold (1)",
     build: not_implemented,
 };
-

@@ -13,4 +13,3 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "match after trimming Unicode whitespace; case-insensitive unless case_sensitive",
     build: not_implemented,
 };
-

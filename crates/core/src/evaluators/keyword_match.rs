@@ -13,4 +13,3 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "all (or any) keywords found",
     build: not_implemented,
 };
-

@@ -25,4 +25,3 @@ pub const EXECUTION_SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "every expected call executed successfully (2xx)",
     build: not_implemented,
 };
-
