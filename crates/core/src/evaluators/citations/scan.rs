@@ -122,7 +122,7 @@ pub(super) fn markdown<'a>(text: &'a str, out: &mut Vec<Marker<'a>>) {
 
 /// Parses `label](url)` at the start of `rest`.
 fn markdown_link(rest: &str) -> Option<(&str, &str)> {
-    let label_end = rest.find(|c: char| matches!(c, '[' | ']' | '\n' | '\r'))?;
+    let label_end = rest.find(['[', ']', '\n', '\r'])?;
     let (label, after_label) = rest.split_at_checked(label_end)?;
     if label.trim().is_empty() {
         return None;

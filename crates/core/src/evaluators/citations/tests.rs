@@ -36,7 +36,7 @@ fn texts(result: &EvalResult) -> Vec<String> {
 
 #[test]
 fn counts_unique_ids_not_occurrences() {
-    let response = format!("{}", oai(&["turn1search1"])).repeat(6);
+    let response = oai(&["turn1search1"]).repeat(6);
     let result = run(json!({}), &response);
     assert_eq!(result.details["count"], json!(1));
     assert_eq!(result.result, Verdict::Pass);

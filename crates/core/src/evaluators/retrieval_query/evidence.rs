@@ -44,10 +44,10 @@ impl Malformed {
 }
 
 /// `value` as an object.
-pub(crate) fn as_object<'a>(
-    value: &'a Value,
+pub(crate) fn as_object(
+    value: &Value,
     path: impl FnOnce() -> String,
-) -> Result<&'a Map<String, Value>, Malformed> {
+) -> Result<&Map<String, Value>, Malformed> {
     value
         .as_object()
         .ok_or_else(|| Malformed::new(path(), "an object", value))

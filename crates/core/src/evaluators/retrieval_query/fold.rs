@@ -63,11 +63,6 @@ impl<'a> Haystack<'a> {
     }
 }
 
-/// Whether `text` contains `folded_needle` ignoring case; for one-off searches.
-pub(crate) fn contains_folded(text: &str, folded_needle: &str) -> bool {
-    Haystack::new(text).contains(folded_needle)
-}
-
 /// Whether `text` equals `folded` (already passed through [`fold`]) ignoring case.
 pub(crate) fn eq_folded(text: &str, folded: &str) -> bool {
     if text.is_ascii() {
@@ -93,6 +88,10 @@ fn ascii_contains_ignore_case(haystack: &[u8], lower_needle: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn contains_folded(text: &str, folded_needle: &str) -> bool {
+        Haystack::new(text).contains(folded_needle)
+    }
 
     #[test]
     fn ascii_search_ignores_case() {
