@@ -217,12 +217,12 @@ impl RetrievalQuery {
                     self.selector.original
                 );
                 if !findings.includes_missing.is_empty() {
-                    reason.push_str("; required terms missing: ");
-                    reason.push_str(&quoted_list(&findings.includes_missing));
+                    let missing = quoted_list(&findings.includes_missing);
+                    reason.push_str(&format!("; required terms missing: {missing}"));
                 }
                 if !findings.excludes_found.is_empty() {
-                    reason.push_str("; excluded terms found: ");
-                    reason.push_str(&quoted_list(&findings.excludes_found));
+                    let found = quoted_list(&findings.excludes_found);
+                    reason.push_str(&format!("; excluded terms found: {found}"));
                 }
                 reason
             }
@@ -277,17 +277,43 @@ fn strings(texts: &[&str]) -> Value {
 }
 
 /// `1 query`, `2 queries`.
-pub(super) fn counted(count: usize, singular: &str, plural: &str) -> String {
-    format!("{count} {}", if count == 1 { singular } else { plural })
+pub(super) fn counted<'a>(count: usize, singular: &'a str, plural: &'a str) -> Counted<'a> {
+    Counted {
+        count,
+        noun: if count == 1 { singular } else { plural },
+    }
 }
 
-/// `'a', 'b'`.
-pub(super) fn quoted_list(texts: &[&str]) -> String {
-    texts
-        .iter()
-        .map(|text| format!("'{text}'"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// A count with its noun, formatted without allocating; see [`counted`].
+pub(super) struct Counted<'a> {
+    count: usize,
+    noun: &'a str,
+}
+
+impl std::fmt::Display for Counted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.count, self.noun)
+    }
+}
+
+/// `'a', 'b'`, formatted without allocating.
+pub(super) fn quoted_list<'a>(texts: &'a [&'a str]) -> QuotedList<'a> {
+    QuotedList(texts)
+}
+
+/// See [`quoted_list`].
+pub(super) struct QuotedList<'a>(&'a [&'a str]);
+
+impl std::fmt::Display for QuotedList<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (position, text) in self.0.iter().enumerate() {
+            if position > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "'{text}'")?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -175,17 +175,30 @@ struct RetrievalResult {
     entailment: bool,
 }
 
-/// A hit within `max_rank`.
+/// A hit within `max_rank`; its extracts are `Hits::extracts[extracts]`.
 struct Candidate<'a> {
     rank: i64,
     url: Option<&'a str>,
-    extracts: Vec<Haystack<'a>>,
+    extracts: std::ops::Range<usize>,
+}
+
+/// Where the hits came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HitSource {
+    /// The item has no `diagnostics.retrieval_executions`.
+    NoDiagnostics,
+    /// No execution is for the configured capability.
+    NoExecution,
+    /// The scoped executions.
+    Executions,
 }
 
 /// All hits of the scoped executions: how many there were, and the candidates among them.
 struct Hits<'a> {
     total: usize,
     candidates: Vec<Candidate<'a>>,
+    extracts: Vec<Haystack<'a>>,
+    source: HitSource,
 }
 
 impl Evaluator for RetrievalResult {
@@ -197,30 +210,29 @@ impl Evaluator for RetrievalResult {
             );
         }
         match self.hits(inputs.get("diagnostics")) {
-            Ok((hits, no_hits_reason)) => self.judge(&hits, no_hits_reason),
+            Ok(hits) => self.judge(&hits),
             Err(malformed) => malformed.into_result(&self.label),
         }
     }
 }
 
 impl RetrievalResult {
-    /// The scoped hits, and why there are none when the capability returned nothing.
-    fn hits<'a>(&self, diagnostics: Option<&'a Value>) -> Result<(Hits<'a>, String), Malformed> {
+    /// The hits of the scoped executions, or why there are none to look at.
+    fn hits<'a>(&self, diagnostics: Option<&'a Value>) -> Result<Hits<'a>, Malformed> {
         let mut hits = Hits {
             total: 0,
             candidates: Vec::new(),
+            extracts: Vec::new(),
+            source: HitSource::Executions,
         };
         let scoped = match scoped_executions(diagnostics, &self.capability.folded)? {
             None => {
-                let reason = "No retrieval diagnostics: diagnostics.retrieval_executions is absent";
-                return Ok((hits, reason.to_owned()));
+                hits.source = HitSource::NoDiagnostics;
+                return Ok(hits);
             }
             Some(scoped) if scoped.is_empty() => {
-                let reason = format!(
-                    "No retrieval execution for capability '{}'",
-                    self.capability.original
-                );
-                return Ok((hits, reason));
+                hits.source = HitSource::NoExecution;
+                return Ok(hits);
             }
             Some(scoped) => scoped,
         };
@@ -228,11 +240,24 @@ impl RetrievalResult {
             self.collect_hits(*index, execution, &mut hits)?;
         }
         hits.candidates.sort_by_key(|candidate| candidate.rank);
-        let reason = format!(
-            "Capability '{}' returned no retrieval hits",
-            self.capability.original
-        );
-        Ok((hits, reason))
+        Ok(hits)
+    }
+
+    /// The reason given with diagnostic code `error`.
+    fn no_hits_reason(&self, source: HitSource) -> String {
+        match source {
+            HitSource::NoDiagnostics => {
+                "No retrieval diagnostics: diagnostics.retrieval_executions is absent".to_owned()
+            }
+            HitSource::NoExecution => format!(
+                "No retrieval execution for capability '{}'",
+                self.capability.original
+            ),
+            HitSource::Executions => format!(
+                "Capability '{}' returned no retrieval hits",
+                self.capability.original
+            ),
+        }
     }
 
     fn collect_hits<'a>(
@@ -258,7 +283,7 @@ impl RetrievalResult {
             }
             let url = str_at(hit, "webUrl", || hit_path(".webUrl"))?;
             let extract_values = array_at(hit, "extracts", || hit_path(".extracts"))?;
-            let mut extracts = Vec::with_capacity(extract_values.len());
+            let first_extract = hits.extracts.len();
             for (number, extract) in extract_values.iter().enumerate() {
                 let extract_path = || hit_path(&format!(".extracts[{number}]"));
                 let extract = as_object(extract, extract_path)?;
@@ -266,27 +291,28 @@ impl RetrievalResult {
                     hit_path(&format!(".extracts[{number}].text"))
                 })?;
                 if let Some(text) = text {
-                    extracts.push(Haystack::new(text));
+                    hits.extracts.push(Haystack::new(text));
                 }
             }
             hits.candidates.push(Candidate {
                 rank,
                 url,
-                extracts,
+                extracts: first_extract..hits.extracts.len(),
             });
         }
         Ok(())
     }
 
-    fn judge(&self, hits: &Hits<'_>, no_hits_reason: String) -> EvalResult {
+    fn judge(&self, hits: &Hits<'_>) -> EvalResult {
         let evaluated = hits.candidates.len();
         let mut matched_items = Vec::new();
         let mut missing_items = Vec::new();
         let mut missing_texts = Vec::new();
         for item in &self.expected_items {
             let best = hits.candidates.iter().find(|candidate| {
-                candidate
-                    .extracts
+                hits.extracts
+                    .get(candidate.extracts.clone())
+                    .unwrap_or_default()
                     .iter()
                     .any(|extract| extract.contains(&item.folded))
             });
@@ -319,7 +345,7 @@ impl RetrievalResult {
             matched_items.len() as f64 / self.expected_items.len() as f64
         };
         let reason = if code == DiagnosticCode::Error {
-            no_hits_reason
+            self.no_hits_reason(hits.source)
         } else {
             self.reason(evaluated, matched_items.len(), &missing_texts, count_ok)
         };
