@@ -124,10 +124,7 @@ impl std::fmt::Display for Diagnostic {
                 display_pointer(pointer),
                 self.message
             ),
-            Location::Pointer {
-                pointer,
-                line: None,
-            } => write!(
+            Location::Pointer { pointer, line: None } => write!(
                 f,
                 "{source}: {level}: at {}: {}",
                 display_pointer(pointer),

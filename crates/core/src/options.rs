@@ -174,11 +174,7 @@ impl<'a> Options<'a> {
         let items = value.as_array().ok_or_else(invalid)?;
         items
             .iter()
-            .map(|item| {
-                item.as_str()
-                    .filter(|text| !text.is_empty())
-                    .ok_or_else(invalid)
-            })
+            .map(|item| item.as_str().filter(|text| !text.is_empty()).ok_or_else(invalid))
             .collect()
     }
 }

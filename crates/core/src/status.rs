@@ -33,10 +33,7 @@ impl ItemStatus {
 /// Status of one item or turn over its non-skipped results; `None` when every evaluator was skipped
 /// (or there were none). `has_response` is whether the agent's response is non-empty.
 pub fn item_status(results: &[EvalResult], has_response: bool) -> Option<ItemStatus> {
-    let mut ran = results
-        .iter()
-        .filter(|r| r.result != Verdict::Skipped)
-        .peekable();
+    let mut ran = results.iter().filter(|r| r.result != Verdict::Skipped).peekable();
     ran.peek()?;
     if !has_response {
         return Some(ItemStatus::Error);
@@ -61,13 +58,10 @@ pub fn item_status(results: &[EvalResult], has_response: bool) -> Option<ItemSta
 /// Thread rollup: any error → error, else any partial → partial, else any fail → fail, else pass.
 /// Turns without a status are ignored; `None` when no turn has one.
 pub fn thread_status(turns: impl IntoIterator<Item = Option<ItemStatus>>) -> Option<ItemStatus> {
-    turns
-        .into_iter()
-        .flatten()
-        .max_by_key(|status| match status {
-            ItemStatus::Pass => 0,
-            ItemStatus::Fail => 1,
-            ItemStatus::Partial => 2,
-            ItemStatus::Error => 3,
-        })
+    turns.into_iter().flatten().max_by_key(|status| match status {
+        ItemStatus::Pass => 0,
+        ItemStatus::Fail => 1,
+        ItemStatus::Partial => 2,
+        ItemStatus::Error => 3,
+    })
 }

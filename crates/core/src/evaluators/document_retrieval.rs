@@ -13,3 +13,4 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "ndcg@3 >= ndcg_threshold (0.5)",
     build: not_implemented,
 };
+

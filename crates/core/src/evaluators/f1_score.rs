@@ -13,3 +13,4 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "token F1 >= threshold (0.5)",
     build: not_implemented,
 };
+

@@ -13,3 +13,4 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "ROUGE F1 >= f1_score_threshold (0.5)",
     build: not_implemented,
 };
+

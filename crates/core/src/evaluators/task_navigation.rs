@@ -13,3 +13,4 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     pass_rule: "actions match expected_actions under matching_mode",
     build: not_implemented,
 };
+
