@@ -6,10 +6,10 @@
 
 use std::collections::HashMap;
 
-use regex_lite::Regex;
 use serde_json::{Map, Value};
 
 use super::format::Format;
+use super::pattern::Pattern;
 
 /// Index of a node in [`Compiled::nodes`].
 pub(crate) type NodeId = usize;
@@ -76,15 +76,6 @@ pub(crate) enum Additional {
     Forbidden,
     /// A schema every other value must match.
     Schema(NodeId),
-}
-
-/// A compiled `pattern`.
-#[derive(Debug, Clone)]
-pub(crate) struct Pattern {
-    /// The pattern as written in the schema.
-    pub(crate) source: String,
-    /// The compiled expression.
-    pub(crate) regex: Regex,
 }
 
 /// One compiled schema (object or boolean).
@@ -345,11 +336,7 @@ fn pattern(value: &Value, here: &str) -> Result<Pattern, String> {
     let source = value
         .as_str()
         .ok_or_else(|| format!("{here}: expected a string"))?;
-    let regex = Regex::new(source).map_err(|error| format!("{here}: {error}"))?;
-    Ok(Pattern {
-        source: source.to_owned(),
-        regex,
-    })
+    Pattern::new(source).map_err(|error| format!("{here}: {error}"))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 mod compile;
 mod format;
 mod message;
+mod pattern;
 mod validator;
 
 use std::sync::OnceLock;

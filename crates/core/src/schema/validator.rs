@@ -261,7 +261,7 @@ impl<'s> Validator<'s> {
             && node.not.is_none();
         match &node.pattern {
             Some(pattern) if only_pattern => {
-                if pattern.regex.is_match(key) {
+                if pattern.is_match(key) {
                     return Ok(());
                 }
                 sink.fail(&path.key(key), || {
@@ -579,7 +579,7 @@ fn check_string<S: Sink>(node: &Node, text: &str, path: &Path<'_>, sink: &mut S)
         }
     }
     if let Some(pattern) = &node.pattern {
-        if !pattern.regex.is_match(text) {
+        if !pattern.is_match(text) {
             sink.fail(path, || {
                 let hint = message::pattern_hint(&pattern.source)
                     .map(|hint| format!(" ({hint})"))
