@@ -170,7 +170,11 @@ fn check_length<E: de::Error>(value: &str) -> Result<(), E> {
 fn diagnose(text: &str, error: &serde_json::Error) -> Diagnostic {
     let rendered = error.to_string();
     let base = rendered
-        .strip_suffix(&format!(" at line {} column {}", error.line(), error.column()))
+        .strip_suffix(&format!(
+            " at line {} column {}",
+            error.line(),
+            error.column()
+        ))
         .unwrap_or(&rendered);
     let offset = byte_offset(text, error.line(), error.column());
     let offset = if base.starts_with(DUPLICATE_KEY) || base.starts_with(STRING_TOO_LONG) {
@@ -269,7 +273,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = text.get(..offset).unwrap_or(text);
     let line_start = before.rfind('\n').map_or(0, |index| index + 1);
     let line = 1 + before.bytes().filter(|&byte| byte == b'\n').count();
-    let column = 1 + before.get(line_start..).map_or(0, |rest| rest.chars().count());
+    let column = 1 + before
+        .get(line_start..)
+        .map_or(0, |rest| rest.chars().count());
     (line, column)
 }
 
@@ -314,10 +320,7 @@ mod tests {
     #[test]
     fn parses_values_in_order() {
         let value = parse(br#"{"b": [1, -2, 2.5, true, null], "a": "x\u00e9"}"#);
-        assert_eq!(
-            value,
-            Ok(json!({"b": [1, -2, 2.5, true, null], "a": "xé"}))
-        );
+        assert_eq!(value, Ok(json!({"b": [1, -2, 2.5, true, null], "a": "xé"})));
         let keys: Vec<String> = value
             .ok()
             .and_then(|v| v.as_object().map(|o| o.keys().cloned().collect()))
@@ -352,7 +355,14 @@ mod tests {
                 "trailing comma; expected another element or member after `,`".to_owned()
             )
         );
-        assert_eq!(error(""), (1, 1, "unexpected end of input; expected a JSON value".to_owned()));
+        assert_eq!(
+            error(""),
+            (
+                1,
+                1,
+                "unexpected end of input; expected a JSON value".to_owned()
+            )
+        );
         assert_eq!(
             error("{} x"),
             (
@@ -401,7 +411,10 @@ mod tests {
             error(r#"[{"a\"b": 1, "a\"b": 2}]"#),
             (1, 14, "duplicate key \"a\\\"b\"".to_owned())
         );
-        assert_eq!(parse(br#"[{"a": 1}, {"a": 2}]"#), Ok(json!([{"a": 1}, {"a": 2}])));
+        assert_eq!(
+            parse(br#"[{"a": 1}, {"a": 2}]"#),
+            Ok(json!([{"a": 1}, {"a": 2}]))
+        );
     }
 
     #[test]

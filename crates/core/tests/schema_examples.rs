@@ -8,7 +8,10 @@ use agenteval_core::diagnostic::Location;
 use agenteval_core::{json, schema};
 use serde_json::{json, Value};
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/m365-copilot-eval");
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/m365-copilot-eval"
+);
 
 fn read(path: &Path) -> Value {
     let bytes = std::fs::read(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
@@ -182,13 +185,17 @@ fn valid_examples_and_samples_are_accepted() {
 #[test]
 fn invalid_examples_are_rejected_naming_pointer_and_expectation() {
     let mut report = BTreeMap::new();
-    for (name, document) in invalid_documents().into_iter().chain(hand_written_invalid()) {
+    for (name, document) in invalid_documents()
+        .into_iter()
+        .chain(hand_written_invalid())
+    {
         let found = messages(&document);
         assert!(!found.is_empty(), "{name} was accepted");
         for message in &found {
             assert!(message.starts_with('/'), "{name}: {message}");
             assert!(
-                message.contains("expected") || message.contains("missing required field")
+                message.contains("expected")
+                    || message.contains("missing required field")
                     || message.contains("not allowed"),
                 "{name}: {message}"
             );
@@ -214,16 +221,29 @@ fn verdicts_match_jsonschema_on_the_official_and_extended_files() {
     let mut documents: Vec<(String, Value, bool)> = Vec::new();
     documents.extend(valid_documents().into_iter().map(|(n, d)| (n, d, true)));
     documents.extend(invalid_documents().into_iter().map(|(n, d)| (n, d, false)));
-    documents.extend(hand_written_invalid().into_iter().map(|(n, d)| (n, d, false)));
+    documents.extend(
+        hand_written_invalid()
+            .into_iter()
+            .map(|(n, d)| (n, d, false)),
+    );
     for (name, document, expected) in &documents {
         let ours = schema::validate(document).is_empty();
         assert_eq!(ours, *expected, "{name}: our verdict");
-        assert_eq!(official.is_valid(document), ours, "{name}: official 1.8.0 file");
+        assert_eq!(
+            official.is_valid(document),
+            ours,
+            "{name}: official 1.8.0 file"
+        );
         assert_eq!(extended.is_valid(document), ours, "{name}: extended file");
     }
     for (name, document, expected) in extended_only() {
         let ours = schema::validate(&document).is_empty();
-        assert_eq!(ours, expected, "{name}: our verdict {:?}", messages(&document));
+        assert_eq!(
+            ours,
+            expected,
+            "{name}: our verdict {:?}",
+            messages(&document)
+        );
         assert_eq!(extended.is_valid(&document), ours, "{name}: extended file");
     }
 }

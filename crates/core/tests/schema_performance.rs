@@ -76,7 +76,13 @@ fn large_documents_parse_and_validate_fast() {
     );
 
     if !cfg!(debug_assertions) {
-        assert!(validation < Duration::from_millis(100), "validation took {validation:?}");
-        assert!(ours < serde * 3, "parse took {ours:?}, serde_json {serde:?}");
+        assert!(
+            validation < Duration::from_millis(100),
+            "validation took {validation:?}"
+        );
+        assert!(
+            ours < serde * 3,
+            "parse took {ours:?}, serde_json {serde:?}"
+        );
     }
 }

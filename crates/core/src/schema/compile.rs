@@ -361,11 +361,20 @@ mod tests {
     #[test]
     fn rejects_what_it_cannot_validate() {
         let cases = [
-            (json!({"uniqueItems": true}), "/uniqueItems: unsupported keyword"),
-            (json!({"$ref": "#/$defs/Missing"}), "/$ref: unresolvable $ref"),
+            (
+                json!({"uniqueItems": true}),
+                "/uniqueItems: unsupported keyword",
+            ),
+            (
+                json!({"$ref": "#/$defs/Missing"}),
+                "/$ref: unresolvable $ref",
+            ),
             (json!({"type": "decimal"}), "/type: unknown type"),
             (json!({"format": "email"}), "/format: unsupported format"),
-            (json!({"properties": {"a": {"pattern": "("}}}), "/properties/a/pattern"),
+            (
+                json!({"properties": {"a": {"pattern": "("}}}),
+                "/properties/a/pattern",
+            ),
         ];
         for (schema, expected) in cases {
             let error = compile(&schema).err().unwrap_or_default();

@@ -159,10 +159,20 @@ mod tests {
 
     #[test]
     fn uris() {
-        for good in ["https://example.com/a.json", "urn:isbn:123", "file:///tmp/x"] {
+        for good in [
+            "https://example.com/a.json",
+            "urn:isbn:123",
+            "file:///tmp/x",
+        ] {
             assert!(Format::Uri.accepts(good), "{good}");
         }
-        for bad in ["example.com", "1http://x", "https://exa mple.com", "https:", ""] {
+        for bad in [
+            "example.com",
+            "1http://x",
+            "https://exa mple.com",
+            "https:",
+            "",
+        ] {
             assert!(!Format::Uri.accepts(bad), "{bad}");
         }
     }

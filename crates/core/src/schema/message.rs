@@ -90,7 +90,8 @@ pub(crate) fn range(node: &Node) -> String {
 }
 
 fn number(value: f64) -> String {
-    serde_json::Number::from_f64(value).map_or_else(|| value.to_string(), |n| n.to_string())
+    serde_json::Number::from_f64(value)
+        .map_or_else(|| value.to_string(), |n| n.to_string())
         .trim_end_matches(".0")
         .to_owned()
 }
@@ -152,16 +153,16 @@ mod tests {
             ..Node::default()
         };
         assert_eq!(range(&half), "of at least 0.5");
-        assert_eq!(
-            types(Types::STRING.union(Types::NULL)),
-            "a string or null"
-        );
+        assert_eq!(types(Types::STRING.union(Types::NULL)), "a string or null");
     }
 
     #[test]
     fn suggests_close_names_only() {
         let names = ["prompt", "expected_response", "response"];
-        assert_eq!(closest("expeceted_response", &names), Some("expected_response"));
+        assert_eq!(
+            closest("expeceted_response", &names),
+            Some("expected_response")
+        );
         assert_eq!(closest("banana", &names), None);
     }
 }

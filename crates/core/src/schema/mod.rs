@@ -73,7 +73,9 @@ fn unsupported_version(version: &str) -> Option<String> {
     if !is_number(minor) || !is_number(patch) {
         return None;
     }
-    let newer = minor.parse::<u64>().map_or(true, |minor| minor > MAX_MINOR_VERSION);
+    let newer = minor
+        .parse::<u64>()
+        .map_or(true, |minor| minor > MAX_MINOR_VERSION);
     newer.then(|| {
         format!(
             "unsupported schema version {version:?}; expected 1.0.0 to 1.{MAX_MINOR_VERSION}.x \
@@ -204,9 +206,8 @@ mod tests {
         });
         let found = messages(&document);
         assert_eq!(found.len(), 2, "{found:?}");
-        assert!(found[0].starts_with(
-            "/items/0/scores/relevance/code: expected one of \"emptyAgentResponse\""
-        ));
+        assert!(found[0]
+            .starts_with("/items/0/scores/relevance/code: expected one of \"emptyAgentResponse\""));
         assert!(found[1].starts_with("/items/0/error/code: expected one of \"agentRequestFailed\""));
     }
 

@@ -63,7 +63,9 @@ fn is_version1(text: &str) -> bool {
 
 fn is_identifier(text: &str) -> bool {
     let mut bytes = text.bytes();
-    bytes.next().is_some_and(|first| first.is_ascii_alphabetic())
+    bytes
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic())
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
@@ -71,20 +73,14 @@ fn is_identifier(text: &str) -> bool {
 fn is_ecma_whitespace(ch: char) -> bool {
     matches!(
         ch,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
     )
 }
 
@@ -93,9 +89,32 @@ mod tests {
     use super::*;
 
     const SAMPLES: &[&str] = &[
-        "", "1", "1.0.0", "1.11.3", "1.0", "1.0.0.0", "2.0.0", "1.a.0", "01.0.0", "1..0", "1.0.",
-        " 1.0.0", "1.0.0\n", "x1.0.0", "a", "Z9_", "_a", "9a", "ab-c", "Relevance", "a b", " ",
-        "\t\n", " x ", "ExactMatch", "tool_name",
+        "",
+        "1",
+        "1.0.0",
+        "1.11.3",
+        "1.0",
+        "1.0.0.0",
+        "2.0.0",
+        "1.a.0",
+        "01.0.0",
+        "1..0",
+        "1.0.",
+        " 1.0.0",
+        "1.0.0\n",
+        "x1.0.0",
+        "a",
+        "Z9_",
+        "_a",
+        "9a",
+        "ab-c",
+        "Relevance",
+        "a b",
+        " ",
+        "\t\n",
+        " x ",
+        "ExactMatch",
+        "tool_name",
     ];
 
     #[test]
@@ -104,7 +123,11 @@ mod tests {
             let fast = Pattern::new(source).unwrap_or_else(|error| panic!("{error}"));
             let slow = Regex::new(source).unwrap_or_else(|error| panic!("{error}"));
             for sample in SAMPLES {
-                assert_eq!(fast.is_match(sample), slow.is_match(sample), "{source} on {sample:?}");
+                assert_eq!(
+                    fast.is_match(sample),
+                    slow.is_match(sample),
+                    "{source} on {sample:?}"
+                );
             }
         }
     }

@@ -178,7 +178,11 @@ impl<'s> Validator<'s> {
         if let Some(constant) = &node.constant {
             if !equal(constant, value) {
                 sink.fail(path, || {
-                    format!("expected {}, {}", message::show(constant), message::got(value))
+                    format!(
+                        "expected {}, {}",
+                        message::show(constant),
+                        message::got(value)
+                    )
                 })?;
             }
         }
@@ -301,14 +305,22 @@ impl<'s> Validator<'s> {
         if let Some(min) = node.min_items {
             if items.len() < min {
                 sink.fail(path, || {
-                    format!("expected at least {}, got {}", count(min, "item"), items.len())
+                    format!(
+                        "expected at least {}, got {}",
+                        count(min, "item"),
+                        items.len()
+                    )
                 })?;
             }
         }
         if let Some(max) = node.max_items {
             if items.len() > max {
                 sink.fail(path, || {
-                    format!("expected at most {}, got {}", count(max, "item"), items.len())
+                    format!(
+                        "expected at most {}, got {}",
+                        count(max, "item"),
+                        items.len()
+                    )
                 })?;
             }
         }
@@ -382,7 +394,11 @@ impl<'s> Validator<'s> {
                 self.coverage(branch, value, 0),
                 usize::MAX - collected.0.len(),
             );
-            if best.as_ref().map_or(true, |(top, _)| rank > *top) {
+            let better = match &best {
+                Some((top, _)) => rank > *top,
+                None => true,
+            };
+            if better {
                 best = Some((rank, collected.0));
             }
         }
@@ -661,7 +677,11 @@ fn type_mismatch(node: &Node, types: Types, value: &Value) -> String {
 }
 
 fn unknown_field(node: &Node, key: &str) -> String {
-    let names: Vec<&str> = node.properties.iter().map(|(name, _)| name.as_str()).collect();
+    let names: Vec<&str> = node
+        .properties
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
     if names.is_empty() {
         return "unknown field; no fields are allowed here".to_owned();
     }
@@ -736,7 +756,10 @@ mod tests {
         assert!(equal(&json!({"a": [1.0]}), &json!({"a": [1]})));
         let schema = json!({"type": "integer"});
         assert!(failures(schema.clone(), json!(2.0)).is_empty());
-        assert_eq!(failures(schema, json!(2.5)), [": expected an integer, got a number (2.5)"]);
+        assert_eq!(
+            failures(schema, json!(2.5)),
+            [": expected an integer, got a number (2.5)"]
+        );
     }
 
     #[test]
