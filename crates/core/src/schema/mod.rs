@@ -9,8 +9,11 @@
 mod compile;
 mod format;
 mod message;
+mod path;
 mod pattern;
+mod plausible;
 mod validator;
+mod values;
 
 use std::sync::OnceLock;
 

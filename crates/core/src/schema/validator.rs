@@ -11,7 +11,9 @@ use serde_json::{Map, Value};
 
 use super::compile::{Additional, Compiled, Node, NodeId, Types};
 use super::message;
-use crate::diagnostic::push_pointer;
+use super::path::Path;
+use super::plausible::Ranker;
+use super::values::{equal, has_type};
 
 /// One problem: where and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,59 +22,6 @@ pub(crate) struct Failure {
     pub(crate) pointer: String,
     /// What is wrong and what was expected.
     pub(crate) message: String,
-}
-
-/// Where the walk is in the document: a linked list of reference tokens living on the stack.
-#[derive(Clone, Copy)]
-pub(crate) struct Path<'a> {
-    parent: Option<&'a Path<'a>>,
-    token: Token<'a>,
-}
-
-#[derive(Clone, Copy)]
-enum Token<'a> {
-    Root,
-    Key(&'a str),
-    Index(usize),
-}
-
-impl<'a> Path<'a> {
-    /// The document root.
-    pub(crate) const ROOT: Path<'static> = Path {
-        parent: None,
-        token: Token::Root,
-    };
-
-    fn key(&'a self, key: &'a str) -> Path<'a> {
-        Path {
-            parent: Some(self),
-            token: Token::Key(key),
-        }
-    }
-
-    fn index(&'a self, index: usize) -> Path<'a> {
-        Path {
-            parent: Some(self),
-            token: Token::Index(index),
-        }
-    }
-
-    fn pointer(&self) -> String {
-        let mut tokens = Vec::new();
-        let mut current = Some(self);
-        while let Some(path) = current {
-            tokens.push(path.token);
-            current = path.parent;
-        }
-        tokens
-            .iter()
-            .rev()
-            .fold(String::new(), |pointer, token| match token {
-                Token::Root => pointer,
-                Token::Key(key) => push_pointer(&pointer, key),
-                Token::Index(index) => push_pointer(&pointer, &index.to_string()),
-            })
-    }
 }
 
 /// Returned by a fail-fast probe at its first problem.
@@ -126,9 +75,6 @@ impl Sink for Collect {
     }
 }
 
-const MAX_REFERENCE_CHAIN: usize = 32;
-const MAX_WEIGHT: usize = 10_000;
-
 /// Validates values against one compiled schema.
 pub(crate) struct Validator<'s> {
     schema: &'s Compiled,
@@ -150,6 +96,10 @@ impl<'s> Validator<'s> {
 
     fn node(&self, id: NodeId) -> Option<&'s Node> {
         self.schema.nodes.get(id)
+    }
+
+    fn ranker(&self) -> Ranker<'s> {
+        Ranker::new(&self.schema.nodes)
     }
 
     fn is_valid(&self, id: NodeId, value: &Value) -> bool {
@@ -348,8 +298,8 @@ impl<'s> Validator<'s> {
             (Some(&a), Some(&b)) => sink.fail(path, || {
                 format!(
                     "matches more than one allowed shape ({} and {}); expected exactly one",
-                    self.branch_name(a),
-                    self.branch_name(b)
+                    self.ranker().branch_name(a),
+                    self.ranker().branch_name(b)
                 )
             }),
         }
@@ -371,7 +321,8 @@ impl<'s> Validator<'s> {
         let required_only: Option<Vec<&str>> = branches
             .iter()
             .map(|&b| {
-                self.resolve(b)
+                self.ranker()
+                    .resolve(b)
                     .filter(|node| node.is_required_only())
                     .map(|node| node.required.iter().map(String::as_str))
             })
@@ -389,11 +340,8 @@ impl<'s> Validator<'s> {
         for &branch in branches {
             let mut collected = Collect::default();
             let _ = self.check(branch, value, path, &mut collected);
-            let rank = (
-                self.signal(branch, value, 0),
-                self.coverage(branch, value, 0),
-                usize::MAX - collected.0.len(),
-            );
+            let (signal, coverage) = self.ranker().rank(branch, value);
+            let rank = (signal, coverage, usize::MAX - collected.0.len());
             let better = match &best {
                 Some((top, _)) => rank > *top,
                 None => true,
@@ -448,134 +396,6 @@ impl<'s> Validator<'s> {
                     && forbidden.required.iter().all(|k| object.contains_key(k))
             })
     }
-
-    /// The node `id` ends at after following `$ref`s that carry nothing else.
-    fn resolve(&self, mut id: NodeId) -> Option<&'s Node> {
-        for _ in 0..MAX_REFERENCE_CHAIN {
-            let node = self.node(id)?;
-            match node.reference {
-                Some(target) if is_bare_reference(node) => id = target,
-                _ => return Some(node),
-            }
-        }
-        None
-    }
-
-    fn branch_name(&self, id: NodeId) -> String {
-        let direct = self.node(id).and_then(|node| node.name.clone());
-        direct
-            .or_else(|| self.resolve(id).and_then(|node| node.name.clone()))
-            .unwrap_or_else(|| "an unnamed shape".to_owned())
-    }
-
-    /// How well `value` fits the branch's discriminators: matching `const`/`enum` fields count
-    /// most, then present required fields; a forbidden field present counts against it.
-    fn signal(&self, id: NodeId, value: &Value, depth: usize) -> i64 {
-        let Some(node) = self.node(id) else {
-            return 0;
-        };
-        let mut score = match node.reference {
-            Some(target) if depth < MAX_REFERENCE_CHAIN => self.signal(target, value, depth + 1),
-            _ => 0,
-        };
-        if let Some(types) = node.types {
-            score += if has_type(types, value) { 1 } else { -5 };
-        }
-        let Value::Object(object) = value else {
-            return score;
-        };
-        for key in &node.required {
-            score += if object.contains_key(key) { 1 } else { -1 };
-        }
-        for (key, child) in &node.properties {
-            if let Some(field) = object.get(key) {
-                score += self.discriminates(*child, field);
-            }
-        }
-        if let Some(forbidden) = node.not.and_then(|not| self.node(not)) {
-            if forbidden.is_required_only()
-                && forbidden.required.iter().all(|k| object.contains_key(k))
-            {
-                score -= 1;
-            }
-        }
-        score
-    }
-
-    fn discriminates(&self, id: NodeId, value: &Value) -> i64 {
-        let Some(node) = self.resolve_constraints(id) else {
-            return 0;
-        };
-        let matched = match (&node.constant, &node.enumeration) {
-            (Some(constant), _) => equal(constant, value),
-            (None, Some(choices)) => choices.iter().any(|choice| equal(choice, value)),
-            (None, None) => return 0,
-        };
-        if matched {
-            3
-        } else {
-            -3
-        }
-    }
-
-    fn resolve_constraints(&self, mut id: NodeId) -> Option<&'s Node> {
-        for _ in 0..MAX_REFERENCE_CHAIN {
-            let node = self.node(id)?;
-            match node.reference {
-                Some(target) if node.constant.is_none() && node.enumeration.is_none() => {
-                    id = target;
-                }
-                _ => return Some(node),
-            }
-        }
-        None
-    }
-
-    /// How much of an object's content the branch knows: the size of the values under its
-    /// declared properties.
-    fn coverage(&self, id: NodeId, value: &Value, depth: usize) -> usize {
-        let (Some(node), Value::Object(object)) = (self.node(id), value) else {
-            return 0;
-        };
-        let inherited = match node.reference {
-            Some(target) if depth < MAX_REFERENCE_CHAIN => self.coverage(target, value, depth + 1),
-            _ => 0,
-        };
-        node.properties
-            .iter()
-            .filter_map(|(key, _)| object.get(key))
-            .map(weight)
-            .fold(inherited, usize::saturating_add)
-    }
-}
-
-fn is_bare_reference(node: &Node) -> bool {
-    node.types.is_none()
-        && node.properties.is_empty()
-        && node.required.is_empty()
-        && node.constant.is_none()
-        && node.enumeration.is_none()
-        && node.one_of.is_empty()
-        && node.any_of.is_empty()
-        && node.not.is_none()
-}
-
-/// The number of JSON values in `value`, counted up to a cap.
-fn weight(value: &Value) -> usize {
-    let mut pending = vec![value];
-    let mut total = 0;
-    while let Some(current) = pending.pop() {
-        total += 1;
-        if total >= MAX_WEIGHT {
-            break;
-        }
-        match current {
-            Value::Array(items) => pending.extend(items),
-            Value::Object(object) => pending.extend(object.values()),
-            _ => {}
-        }
-    }
-    total
 }
 
 fn check_string<S: Sink>(node: &Node, text: &str, path: &Path<'_>, sink: &mut S) -> Flow {
@@ -641,23 +461,6 @@ fn check_number<S: Sink>(node: &Node, value: &Value, path: &Path<'_>, sink: &mut
     Ok(())
 }
 
-fn has_type(types: Types, value: &Value) -> bool {
-    match value {
-        Value::Null => types.contains(Types::NULL),
-        Value::Bool(_) => types.contains(Types::BOOLEAN),
-        Value::Object(_) => types.contains(Types::OBJECT),
-        Value::Array(_) => types.contains(Types::ARRAY),
-        Value::String(_) => types.contains(Types::STRING),
-        Value::Number(number) => {
-            types.contains(Types::NUMBER)
-                || (types.contains(Types::INTEGER)
-                    && (number.is_i64()
-                        || number.is_u64()
-                        || number.as_f64().is_some_and(|float| float.fract() == 0.0)))
-        }
-    }
-}
-
 fn type_mismatch(node: &Node, types: Types, value: &Value) -> String {
     let expected = if let Some(choices) = &node.enumeration {
         format!("one of {}", message::choices(choices))
@@ -702,29 +505,6 @@ fn count(n: usize, noun: &str) -> String {
     }
 }
 
-/// JSON equality, with numbers compared by value (`1` equals `1.0`).
-fn equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => match (x.as_u64(), y.as_u64()) {
-                (Some(x), Some(y)) => x == y,
-                _ => x.as_f64() == y.as_f64(),
-            },
-        },
-        (Value::Array(xs), Value::Array(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| equal(x, y))
-        }
-        (Value::Object(xs), Value::Object(ys)) => {
-            xs.len() == ys.len()
-                && xs
-                    .iter()
-                    .all(|(key, x)| ys.get(key).is_some_and(|y| equal(x, y)))
-        }
-        _ => a == b,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -750,10 +530,7 @@ mod tests {
     }
 
     #[test]
-    fn numbers_compare_by_value() {
-        assert!(equal(&json!(1), &json!(1.0)));
-        assert!(!equal(&json!(1), &json!(1.5)));
-        assert!(equal(&json!({"a": [1.0]}), &json!({"a": [1]})));
+    fn whole_floats_are_integers() {
         let schema = json!({"type": "integer"});
         assert!(failures(schema.clone(), json!(2.0)).is_empty());
         assert_eq!(
