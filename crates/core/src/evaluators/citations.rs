@@ -13,7 +13,7 @@ use self::scan::{Marker, Scanner};
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
-use crate::outcome::{ErrorCode, EvalResult};
+use crate::outcome::EvalResult;
 
 /// Catalog entry for `Citations`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -107,12 +107,9 @@ struct Citations {
 
 impl Evaluator for Citations {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let Some(response) = inputs.str("response") else {
-            return EvalResult::error(
-                &self.label,
-                ErrorCode::EmptyAgentResponse,
-                "the agent response is missing",
-            );
+        let response = match inputs.response(&self.label) {
+            Ok(response) => response,
+            Err(missing) => return *missing,
         };
         let (format, markers) = find_markers(response, self.format);
         let citations = unique(markers);

@@ -46,12 +46,9 @@ struct ExactMatch {
 
 impl Evaluator for ExactMatch {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let Some(response) = inputs.str("response") else {
-            return EvalResult::error(
-                &self.label,
-                ErrorCode::EmptyAgentResponse,
-                "the agent response is missing",
-            );
+        let response = match inputs.response(&self.label) {
+            Ok(response) => response,
+            Err(missing) => return *missing,
         };
         let expected = match inputs.str("expected_response").map(trim) {
             Some(expected) if !expected.is_empty() => expected,

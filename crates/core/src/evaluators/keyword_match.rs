@@ -12,7 +12,7 @@ use super::retrieval_query::quoted_list;
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
-use crate::outcome::{ErrorCode, EvalResult};
+use crate::outcome::EvalResult;
 
 /// Catalog entry for `KeywordMatch`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -97,12 +97,9 @@ struct KeywordMatch {
 
 impl Evaluator for KeywordMatch {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let Some(response) = inputs.str("response") else {
-            return EvalResult::error(
-                &self.label,
-                ErrorCode::EmptyAgentResponse,
-                "the agent response is missing",
-            );
+        let response = match inputs.response(&self.label) {
+            Ok(response) => response,
+            Err(missing) => return *missing,
         };
         let (found, missing) = self.partition(response);
         let total = self.keywords.len();
@@ -166,7 +163,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::outcome::Verdict;
+    use crate::outcome::{ErrorCode, Verdict};
 
     fn run(options: Value, response: &str) -> EvalResult {
         let map = options.as_object().cloned().unwrap_or_default();

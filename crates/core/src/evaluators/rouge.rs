@@ -77,26 +77,13 @@ struct Rouge {
     thresholds: [f64; 3],
 }
 
-/// Python's `type(x)` of a JSON option value, as the reference prints it.
-fn python_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "<class 'NoneType'>",
-        Value::Bool(_) => "<class 'bool'>",
-        Value::Number(number) if number.is_f64() => "<class 'float'>",
-        Value::Number(_) => "<class 'int'>",
-        Value::String(_) => "<class 'str'>",
-        Value::Array(_) => "<class 'list'>",
-        Value::Object(_) => "<class 'dict'>",
-    }
-}
-
 fn float_threshold(options: Options<'_>, key: &str) -> Result<f64, ConfigError> {
     match options.map().get(key) {
         None => Ok(0.5),
         Some(Value::Number(number)) if number.is_f64() => Ok(number.as_f64().unwrap_or(f64::NAN)),
         Some(other) => Err(ConfigError::new(format!(
             "{key} must be a float, got {}",
-            python_type(other)
+            crate::text::python::class_name(other)
         ))),
     }
 }

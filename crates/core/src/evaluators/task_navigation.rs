@@ -57,19 +57,6 @@ struct TaskNavigation {
     mode: MatchingMode,
 }
 
-/// Python's `type(x)` of a JSON option value.
-fn python_class(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "<class 'NoneType'>",
-        Value::Bool(_) => "<class 'bool'>",
-        Value::Number(number) if number.is_f64() => "<class 'float'>",
-        Value::Number(_) => "<class 'int'>",
-        Value::String(_) => "<class 'str'>",
-        Value::Array(_) => "<class 'list'>",
-        Value::Object(_) => "<class 'dict'>",
-    }
-}
-
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
     options.deny_unknown(&["matching_mode"])?;
     let mode = match options.map().get("matching_mode") {
@@ -88,7 +75,7 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
             return Err(ConfigError::new(format!(
                 "matching_mode must be a string with one of {MODES} or \
                  _TaskNavigationEfficiencyMatchingMode enum, got {}",
-                python_class(other)
+                crate::text::python::class_name(other)
             )))
         }
     };

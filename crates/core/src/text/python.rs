@@ -149,6 +149,20 @@ pub fn float_repr(value: f64) -> String {
     }
 }
 
+/// Python's `type(x)` of a JSON value, as the reference prints it in messages (`<class 'int'>`).
+pub fn class_name(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "<class 'NoneType'>",
+        Value::Bool(_) => "<class 'bool'>",
+        Value::Number(number) if number.is_f64() => "<class 'float'>",
+        Value::Number(_) => "<class 'int'>",
+        Value::String(_) => "<class 'str'>",
+        Value::Array(_) => "<class 'list'>",
+        Value::Object(_) => "<class 'dict'>",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
