@@ -43,6 +43,9 @@ pub fn is_space(c: char) -> bool {
 
 /// Whether Python `re` matches `c` with `\w` in a str pattern.
 pub fn is_word(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
     in_ranges(WORD, c)
 }
 
@@ -52,6 +55,9 @@ pub fn split_whitespace(text: &str) -> impl Iterator<Item = &str> {
 }
 
 fn lower_char(c: char) -> Option<&'static str> {
+    if c.is_ascii() {
+        return None;
+    }
     let code = u32::from(c);
     LOWER
         .binary_search_by_key(&code, |&(from, _)| from)
@@ -83,10 +89,22 @@ pub fn lower(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
     }
+    if !text.contains(CAPITAL_SIGMA) {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match lower_char(c) {
+                Some(lowered) => out.push_str(lowered),
+                None => out.push(c.to_ascii_lowercase()),
+            }
+        }
+        return out;
+    }
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     for (index, &c) in chars.iter().enumerate() {
-        if c == CAPITAL_SIGMA {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if c == CAPITAL_SIGMA {
             out.push(if is_final_sigma(&chars, index) {
                 '\u{03C2}'
             } else {
