@@ -12,6 +12,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// The CLI builds and drops large JSON trees; mimalloc handles that far better than glibc malloc.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Scores AI-agent evaluation datasets (M365 Copilot eval documents, Foundry JSONL).
 #[derive(Debug, Parser)]
 #[command(name = "agenteval", version, about)]

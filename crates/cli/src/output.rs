@@ -51,7 +51,7 @@ pub fn score(
                 _ => Format::Document,
             });
             check_format(format, report.dialect)?;
-            write_whole(&loaded.dataset, &report, format, name, &mut writer)?;
+            write_whole(loaded.dataset, &report, format, name, &mut writer)?;
             report.summary
         }
     };
@@ -180,7 +180,7 @@ fn write_json_line(writer: &mut dyn Write, row: &Map<String, Value>) -> Result<(
 }
 
 fn write_whole(
-    dataset: &Dataset,
+    dataset: Dataset,
     report: &RunReport,
     format: Format,
     name: &str,
@@ -193,12 +193,12 @@ fn write_whole(
                     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
                 ),
             };
-            let scored = m365_document::write(&document.document, report, &options);
+            let scored = m365_document::write_owned(document.document, report, &options);
             serde_json::to_writer_pretty(&mut *writer, &scored)
                 .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
             writer.write_all(b"\n").map_err(write_error)
         }
-        (Format::Foundry, Dataset::Foundry(rows)) => {
+        (Format::Foundry, Dataset::Foundry(ref rows)) => {
             let empty = Map::new();
             for (row, outcome) in rows.rows.iter().zip(&report.items) {
                 let fields = row.row.as_ref().unwrap_or(&empty);

@@ -116,6 +116,17 @@ fn end_to_end(c: &mut Criterion) {
     let mut group = c.benchmark_group("document_100k");
     group.sample_size(10);
     group.throughput(Throughput::Elements(ITEMS as u64));
+    group.bench_function("parse", |b| {
+        b.iter(|| agenteval_core::json::parse(black_box(text.as_bytes())).is_ok())
+    });
+    group.bench_function("serde_json_parse_baseline", |b| {
+        b.iter(|| serde_json::from_str::<Value>(black_box(&text)).is_ok())
+    });
+    if let Ok(document) = agenteval_core::json::parse(text.as_bytes()) {
+        group.bench_function("schema_validate", |b| {
+            b.iter(|| agenteval_core::schema::validate(black_box(&document)).len())
+        });
+    }
     group.bench_function("load_score_write", |b| {
         b.iter(|| {
             let Ok(loaded) = dataset::load(black_box(text.as_bytes()), None) else {

@@ -263,20 +263,7 @@ impl<'d> Session<'d> {
                 let Some(Ok(fields)) = rows.rows.get(index).map(|row| &row.row) else {
                     return None;
                 };
-                let criteria = &rows.config.criteria;
-                run_slots(
-                    &self.shared_slots,
-                    |position| {
-                        criteria
-                            .get(position)
-                            .map_or_else(Inputs::new, |c| c.inputs(fields))
-                    },
-                    fields,
-                    false,
-                    true,
-                    index,
-                    turn,
-                )
+                run_criteria(&self.shared_slots, &rows.config, fields, index)
             }
         };
         Some(if pending.calls.is_empty() {
@@ -396,6 +383,29 @@ fn run_slots<'a>(
         pending.results.push(result);
     }
     pending
+}
+
+/// Runs a Foundry row through its criteria's slots, each criterion with its own mapped inputs.
+fn run_criteria(
+    slots: &[Slot],
+    config: &FoundryConfig,
+    fields: &Map<String, Value>,
+    index: usize,
+) -> PendingCase {
+    run_slots(
+        slots,
+        |position| {
+            config
+                .criteria
+                .get(position)
+                .map_or_else(Inputs::new, |criterion| criterion.inputs(fields))
+        },
+        fields,
+        false,
+        true,
+        index,
+        None,
+    )
 }
 
 fn empty_response(label: &str) -> EvalResult {
@@ -524,20 +534,6 @@ impl<'c> FoundryScorer<'c> {
             Ok(fields) => fields,
             Err(problem) => return invalid_outcome(index, &problem.describe()),
         };
-        let criteria = &self.config.criteria;
-        run_slots(
-            &self.slots,
-            |position| {
-                criteria
-                    .get(position)
-                    .map_or_else(Inputs::new, |c| c.inputs(fields))
-            },
-            fields,
-            false,
-            true,
-            index,
-            None,
-        )
-        .finish(Vec::new())
+        run_criteria(&self.slots, self.config, fields, index).finish(Vec::new())
     }
 }

@@ -42,6 +42,21 @@ impl<'a> Inputs<'a> {
             .map(|(_, value)| *value)
     }
 
+    /// The agent's `response` text, or the `emptyAgentResponse` error result `label` reports when
+    /// it is missing (the engine normally catches that first).
+    ///
+    /// # Errors
+    /// The error result to return as is.
+    pub fn response(&self, label: &str) -> Result<&'a str, Box<crate::outcome::EvalResult>> {
+        self.str("response").ok_or_else(|| {
+            Box::new(crate::outcome::EvalResult::error(
+                label,
+                crate::outcome::ErrorCode::EmptyAgentResponse,
+                "the agent response is missing",
+            ))
+        })
+    }
+
     /// The input `name` when it is a string.
     pub fn str(&self, name: &str) -> Option<&'a str> {
         self.get(name).and_then(Value::as_str)

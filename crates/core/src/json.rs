@@ -1,15 +1,470 @@
-//! Strict JSON parsing: syntax errors with line and column, duplicate keys, size and depth limits
-//! (being hardened; this first version only wraps serde_json).
+//! Strict JSON parsing into `serde_json::Value`: syntax errors at a 1-based line and column (in
+//! characters), invalid UTF-8, duplicate object keys, over-long strings, non-finite numbers and
+//! nesting deeper than serde_json's recursion limit are all rejected with a plain message.
+//!
+//! It only parses; what the document means is checked elsewhere (`schema`, `dataset`).
 
-use serde_json::Value;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
+use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::Diagnostic;
 
-/// Parses one JSON text.
+/// The longest string (value or key) accepted, in bytes of UTF-8: 1 MiB.
+pub const MAX_STRING_BYTES: usize = 1 << 20;
+
+/// How many arrays and objects may nest inside each other (serde_json's recursion limit).
+pub const MAX_DEPTH: usize = 127;
+
+const DUPLICATE_KEY: &str = "duplicate key ";
+const STRING_TOO_LONG: &str = "string is ";
+
+/// Parses one JSON text given as bytes, which must be UTF-8 (a leading byte-order mark is skipped).
 ///
 /// # Errors
 /// A diagnostic at the line and column of the first problem.
 pub fn parse(bytes: &[u8]) -> Result<Value, Diagnostic> {
-    serde_json::from_slice(bytes)
-        .map_err(|error| Diagnostic::at_line(error.line(), error.column(), error.to_string()))
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_str(text),
+        Err(error) => Err(invalid_utf8(bytes, error.valid_up_to())),
+    }
+}
+
+/// Parses one JSON text (a leading byte-order mark is skipped).
+///
+/// # Errors
+/// A diagnostic at the line and column of the first problem.
+pub fn parse_str(text: &str) -> Result<Value, Diagnostic> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = ValueSeed
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(|error| diagnose(text, &error))?;
+    Ok(value)
+}
+
+struct ValueSeed;
+
+impl<'de> DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
+        Number::from_f64(value)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("number is not finite (too large to represent)"))
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Value, E> {
+        check_length(value)?;
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, value: String) -> Result<Value, E> {
+        check_length(&value)?;
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut elements = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(element) = seq.next_element_seed(ValueSeed)? {
+            elements.push(element);
+        }
+        Ok(Value::Array(elements))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = access.next_key_seed(KeySeed)? {
+            match object.entry(key) {
+                Entry::Occupied(entry) => {
+                    return Err(de::Error::custom(format!(
+                        "{DUPLICATE_KEY}{:?}",
+                        entry.key()
+                    )));
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(access.next_value_seed(ValueSeed)?);
+                }
+            }
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = String;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_string(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl Visitor<'_> for KeyVisitor {
+    type Value = String;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("an object key")
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<String, E> {
+        check_length(value)?;
+        Ok(value.to_owned())
+    }
+
+    fn visit_string<E: de::Error>(self, value: String) -> Result<String, E> {
+        check_length(&value)?;
+        Ok(value)
+    }
+}
+
+fn check_length<E: de::Error>(value: &str) -> Result<(), E> {
+    if value.len() > MAX_STRING_BYTES {
+        return Err(E::custom(format!(
+            "{STRING_TOO_LONG}{} bytes long; the limit is {MAX_STRING_BYTES} bytes (1 MiB)",
+            value.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Turns a serde_json error into a diagnostic with a clearer message and a character column.
+fn diagnose(text: &str, error: &serde_json::Error) -> Diagnostic {
+    let rendered = error.to_string();
+    let base = rendered
+        .strip_suffix(&format!(
+            " at line {} column {}",
+            error.line(),
+            error.column()
+        ))
+        .unwrap_or(&rendered);
+    let offset = byte_offset(text, error.line(), error.column());
+    let offset = if base.starts_with(DUPLICATE_KEY) || base.starts_with(STRING_TOO_LONG) {
+        string_start(text, offset)
+    } else {
+        offset
+    };
+    let (line, column) = line_column(text, offset);
+    Diagnostic::at_line(line, column, explain(base))
+}
+
+fn explain(message: &str) -> String {
+    let clear = match message {
+        "EOF while parsing a value" => "unexpected end of input; expected a JSON value",
+        "EOF while parsing a list" => "unexpected end of input inside an array; expected `,` or `]`",
+        "EOF while parsing an object" => {
+            "unexpected end of input inside an object; expected `,` or `}`"
+        }
+        "EOF while parsing a string" => "unexpected end of input inside a string; expected `\"`",
+        "expected `:`" => "expected `:` after the object key",
+        "expected `,` or `]`" => "expected `,` or `]` after the array element",
+        "expected `,` or `}`" => "expected `,` or `}` after the object member",
+        "expected ident" => "expected `true`, `false` or `null`",
+        "expected value" => {
+            "expected a JSON value (object, array, string, number, true, false or null)"
+        }
+        "expected `\"`" => "expected `\"` to start a string",
+        "invalid escape" => "invalid escape sequence in string; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+        "invalid number" => "invalid number",
+        "number out of range" => "number is not finite (too large to represent)",
+        "key must be a string" => "expected an object key in double quotes",
+        "trailing comma" => "trailing comma; expected another element or member after `,`",
+        "trailing characters" => "unexpected text after the JSON value; expected end of input",
+        "recursion limit exceeded" => {
+            return format!(
+                "arrays and objects are nested too deeply; at most {MAX_DEPTH} levels are allowed"
+            )
+        }
+        other => other,
+    };
+    clear.to_owned()
+}
+
+/// Byte offset of the character serde_json's `line`/`column` (bytes consumed on the line) points
+/// at: the last character it read.
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.bytes()
+            .enumerate()
+            .filter(|&(_, byte)| byte == b'\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(index, _)| index + 1)
+    };
+    let offset = (line_start + column.saturating_sub(1)).min(text.len());
+    floor_char_boundary(text, offset)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The offset of the opening quote of the string whose closing quote sits at (or just before)
+/// `end`.
+fn string_start(text: &str, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let closing = match bytes.get(end) {
+        Some(b'"') => end,
+        _ => end.saturating_sub(1),
+    };
+    let mut index = closing;
+    while index > 0 {
+        index -= 1;
+        if bytes.get(index) == Some(&b'"') {
+            let backslashes = bytes
+                .get(..index)
+                .unwrap_or_default()
+                .iter()
+                .rev()
+                .take_while(|&&byte| byte == b'\\')
+                .count();
+            if backslashes % 2 == 0 {
+                return index;
+            }
+        }
+    }
+    end
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line_start = before.rfind('\n').map_or(0, |index| index + 1);
+    let line = 1 + before.bytes().filter(|&byte| byte == b'\n').count();
+    let column = 1 + before
+        .get(line_start..)
+        .map_or(0, |rest| rest.chars().count());
+    (line, column)
+}
+
+fn invalid_utf8(bytes: &[u8], valid_up_to: usize) -> Diagnostic {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return Diagnostic::at_line(
+            1,
+            1,
+            "the input is UTF-16 encoded; expected UTF-8 (save the file as UTF-8)",
+        );
+    }
+    let valid = bytes.get(..valid_up_to).unwrap_or_default();
+    let text = std::str::from_utf8(valid).unwrap_or_default();
+    let (line, column) = line_column(text, text.len());
+    let byte = bytes.get(valid_up_to).copied().unwrap_or_default();
+    Diagnostic::at_line(
+        line,
+        column,
+        format!(
+            "invalid UTF-8: byte 0x{byte:02X} at byte offset {valid_up_to} does not start a valid \
+             UTF-8 sequence; expected UTF-8 text"
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Location;
+    use serde_json::json;
+
+    fn error(text: &str) -> (usize, usize, String) {
+        match parse(text.as_bytes()) {
+            Ok(value) => panic!("expected an error, parsed {value}"),
+            Err(diagnostic) => match diagnostic.location {
+                Location::LineColumn { line, column } => (line, column, diagnostic.message),
+                other => panic!("expected a line/column, got {other:?}"),
+            },
+        }
+    }
+
+    #[test]
+    fn parses_values_in_order() {
+        let value = parse(br#"{"b": [1, -2, 2.5, true, null], "a": "x\u00e9"}"#);
+        assert_eq!(value, Ok(json!({"b": [1, -2, 2.5, true, null], "a": "xé"})));
+        let keys: Vec<String> = value
+            .ok()
+            .and_then(|v| v.as_object().map(|o| o.keys().cloned().collect()))
+            .unwrap_or_default();
+        assert_eq!(keys, ["b", "a"]);
+    }
+
+    #[test]
+    fn skips_a_byte_order_mark() {
+        assert_eq!(parse("\u{feff}[1]".as_bytes()), Ok(json!([1])));
+    }
+
+    #[test]
+    fn syntax_errors_name_line_column_and_expectation() {
+        assert_eq!(
+            error("{\n  \"a\": 1,\n  \"b\" 2\n}"),
+            (3, 7, "expected `:` after the object key".to_owned())
+        );
+        assert_eq!(
+            error("[1, 2"),
+            (
+                1,
+                5,
+                "unexpected end of input inside an array; expected `,` or `]`".to_owned()
+            )
+        );
+        assert_eq!(
+            error("[1,]"),
+            (
+                1,
+                4,
+                "trailing comma; expected another element or member after `,`".to_owned()
+            )
+        );
+        assert_eq!(
+            error(""),
+            (
+                1,
+                1,
+                "unexpected end of input; expected a JSON value".to_owned()
+            )
+        );
+        assert_eq!(
+            error("{} x"),
+            (
+                1,
+                4,
+                "unexpected text after the JSON value; expected end of input".to_owned()
+            )
+        );
+        assert_eq!(
+            error("{'a': 1}"),
+            (1, 2, "expected an object key in double quotes".to_owned())
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(error("[\"éé\" 1]").1, 7);
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let (line, column, message) = match parse(b"{\"a\":\n \"x\xFFy\"}") {
+            Err(Diagnostic {
+                location: Location::LineColumn { line, column },
+                message,
+                ..
+            }) => (line, column, message),
+            other => panic!("unexpected {other:?}"),
+        };
+        assert_eq!((line, column), (2, 4));
+        assert!(message.starts_with("invalid UTF-8: byte 0xFF at byte offset 9"));
+        assert!(error_message(b"\xFF\xFE[\x00]\x00").contains("UTF-16"));
+    }
+
+    fn error_message(bytes: &[u8]) -> String {
+        parse(bytes).err().map(|d| d.message).unwrap_or_default()
+    }
+
+    #[test]
+    fn duplicate_keys_are_rejected_at_the_duplicate() {
+        assert_eq!(
+            error("{\n  \"prompt\": \"a\",\n  \"prompt\": \"b\"\n}"),
+            (3, 3, "duplicate key \"prompt\"".to_owned())
+        );
+        assert_eq!(
+            error(r#"[{"a\"b": 1, "a\"b": 2}]"#),
+            (1, 14, "duplicate key \"a\\\"b\"".to_owned())
+        );
+        assert_eq!(
+            parse(br#"[{"a": 1}, {"a": 2}]"#),
+            Ok(json!([{"a": 1}, {"a": 2}]))
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        for open in ["[", "{\"a\":"] {
+            let text = open.repeat(10_000);
+            let (line, _, message) = error(&text);
+            assert_eq!(line, 1);
+            assert!(message.contains("nested too deeply"), "{message}");
+        }
+        let fits = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse_str(&fits).is_ok());
+        let too_deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert_eq!(error(&too_deep).1, MAX_DEPTH + 1);
+    }
+
+    #[test]
+    fn long_strings_are_rejected_with_size_and_limit() {
+        let fits = format!("[\"{}\"]", "x".repeat(MAX_STRING_BYTES));
+        assert!(parse_str(&fits).is_ok());
+        let long = format!("[1,\n \"{}\"]", "x".repeat(MAX_STRING_BYTES + 1));
+        assert_eq!(
+            error(&long),
+            (
+                2,
+                2,
+                "string is 1048577 bytes long; the limit is 1048576 bytes (1 MiB)".to_owned()
+            )
+        );
+        let escaped = format!("{{\"{}\\n\": 1}}", "k".repeat(MAX_STRING_BYTES));
+        assert_eq!(
+            error(&escaped).2,
+            "string is 1048577 bytes long; the limit is 1048576 bytes (1 MiB)"
+        );
+    }
+
+    #[test]
+    fn non_finite_numbers_are_rejected() {
+        for text in ["[1e999]", "[-1e999]", "{\"a\": 1E400}"] {
+            let (_, _, message) = error(text);
+            assert_eq!(message, "number is not finite (too large to represent)");
+        }
+        assert_eq!(parse(b"[1e308, 1e-999]"), Ok(json!([1e308, 0.0])));
+    }
+
+    #[test]
+    fn large_integers_keep_their_value() {
+        assert_eq!(
+            parse(b"[18446744073709551615, -9223372036854775808]"),
+            Ok(json!([u64::MAX, i64::MIN]))
+        );
+    }
 }

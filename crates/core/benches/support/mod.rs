@@ -96,12 +96,12 @@ pub fn m365_document(items: usize) -> String {
                 "diagnostics": {"retrieval_executions": [{
                     "capability": "OneDriveAndSharePoint",
                     "status": "success",
-                    "totalResultCount": 3,
+                    "totalResultCount": 2,
                     "queries": [{"queryString": format!("contoso {} policy", rng.sentence(2, 3)), "filterExpression": null}],
-                    "retrievalHits": (1..=3).map(|rank| json!({
+                    "retrievalHits": (1..=2).map(|rank| json!({
                         "rank": rank,
                         "webUrl": format!("https://contoso.sharepoint.com/doc{rank}.docx"),
-                        "extracts": [{"text": rng.sentence(12, 10)}]
+                        "extracts": [{"text": rng.sentence(8, 6)}]
                     })).collect::<Vec<_>>()
                 }]}
             })

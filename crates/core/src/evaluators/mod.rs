@@ -136,11 +136,3 @@ pub fn score_key(name: &str) -> String {
         None => String::new(),
     }
 }
-
-/// Shared stub used while an evaluator module is being written.
-pub(crate) fn not_implemented(
-    label: &str,
-    _options: Options<'_>,
-) -> Result<Box<dyn Evaluator>, ConfigError> {
-    Err(ConfigError::new(format!("{label} is not implemented yet")))
-}

@@ -1,6 +1,23 @@
-//! retrieval_result evaluator (being written).
+//! The `RetrievalResult` evaluator (M365): did the retrieval for the configured capability return
+//! hits, within `max_rank`, whose extracts contain every expected text (and at least
+//! `min_expected_count` hits)?
+//!
+//! Deterministic matching is the schema 1.5 rule (case-insensitive substring of any
+//! `extracts[].text`). `"match": "entailment"` (the schema ≥1.6 rule) needs an LLM judge, which this
+//! module does not call: it reports `skipped`. See the reference notes §4.5.
 
-use super::{not_implemented, EvaluatorKind, EvaluatorSpec};
+use serde_json::{Map, Value};
+
+use super::retrieval_query::evidence::{
+    array_at, as_object, execution_path, int_at, scoped_executions, str_at, Malformed,
+    ScopedExecution,
+};
+use super::retrieval_query::fold::{Haystack, Term};
+use super::retrieval_query::{counted, quoted_list};
+use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use crate::inputs::Inputs;
+use crate::options::{json_type_name, ConfigError, Options};
+use crate::outcome::EvalResult;
 
 /// Catalog entry for `RetrievalResult`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -9,7 +26,417 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     inputs: &["diagnostics"],
     needs_response: false,
     m365_reports_score: true,
-    options: &[],
+    options: &[
+        OptionSpec {
+            name: "capability",
+            kind: "string",
+            default: "required",
+            description: "retrieval capability whose hits are checked (compared case-insensitively)",
+        },
+        OptionSpec {
+            name: "max_rank",
+            kind: "integer >=1",
+            default: "10",
+            description: "only hits with rank <= max_rank are candidates (ranks are 1-based)",
+        },
+        OptionSpec {
+            name: "min_expected_count",
+            kind: "integer >=1",
+            default: "none",
+            description: "minimum number of candidate hits; required unless expected_items is given",
+        },
+        OptionSpec {
+            name: "expected_items",
+            kind: "array of {retrievalExtract_contains: string}",
+            default: "none",
+            description: "texts that must each occur (case-insensitively) in an extract of a candidate hit; required unless min_expected_count is given",
+        },
+        OptionSpec {
+            name: "match",
+            kind: "\"substring\" | \"entailment\"",
+            default: "\"substring\"",
+            description: "substring: schema 1.5 rule; entailment: an LLM judge decides (skipped when no judge is configured)",
+        },
+    ],
     pass_rule: "every expected item matched within max_rank and the count check holds",
-    build: not_implemented,
+    build,
 };
+
+const OPTION_NAMES: [&str; 5] = [
+    "capability",
+    "max_rank",
+    "min_expected_count",
+    "expected_items",
+    "match",
+];
+const EXPECTED_TEXT_KEY: &str = "retrievalExtract_contains";
+
+fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
+    options.deny_unknown(&OPTION_NAMES)?;
+    let capability = Term::new(options.required_string("capability")?);
+    let max_rank = options.integer_at_least("max_rank", 10, 1)?;
+    let min_expected_count = match options.get("min_expected_count") {
+        None => None,
+        Some(_) => Some(options.integer_at_least("min_expected_count", 1, 1)?),
+    };
+    let expected_items = expected_items(options.get("expected_items"))?;
+    if expected_items.is_empty() && min_expected_count.is_none() {
+        return Err(ConfigError::new(
+            "RetrievalResult needs `expected_items` or `min_expected_count` (or both)",
+        ));
+    }
+    let entailment = match options.string("match")? {
+        None | Some("substring") => false,
+        Some("entailment") => true,
+        Some(other) => {
+            return Err(ConfigError::new(format!(
+                "option `match` must be \"substring\" or \"entailment\", got \"{other}\""
+            )))
+        }
+    };
+    Ok(Box::new(RetrievalResult {
+        label: label.to_owned(),
+        capability,
+        max_rank,
+        min_expected_count: min_expected_count.and_then(|count| usize::try_from(count).ok()),
+        expected_items,
+        entailment,
+    }))
+}
+
+fn expected_items(value: Option<&Value>) -> Result<Vec<Term>, ConfigError> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    let items = value.as_array().filter(|items| !items.is_empty()).ok_or_else(|| {
+        ConfigError::new(format!(
+            "option `expected_items` must be a non-empty array of {{\"{EXPECTED_TEXT_KEY}\": string}} objects, got {value}"
+        ))
+    })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| expected_item(index, item))
+        .collect()
+}
+
+fn expected_item(index: usize, item: &Value) -> Result<Term, ConfigError> {
+    let at = format!("option `expected_items[{index}]`");
+    let object = item.as_object().ok_or_else(|| {
+        ConfigError::new(format!(
+            "{at} must be an object, got {}",
+            json_type_name(item)
+        ))
+    })?;
+    if object.contains_key("webUrl") {
+        return Err(ConfigError::new(format!(
+            "{at}: `webUrl` is not supported (URL-based matching is not supported in V1); use `{EXPECTED_TEXT_KEY}` with a distinctive phrase"
+        )));
+    }
+    if let Some(key) = object.keys().find(|key| key.as_str() != EXPECTED_TEXT_KEY) {
+        return Err(ConfigError::new(format!(
+            "{at}: unknown key `{key}`; expected `{EXPECTED_TEXT_KEY}`"
+        )));
+    }
+    match object.get(EXPECTED_TEXT_KEY).and_then(Value::as_str) {
+        Some(text) if !text.is_empty() => Ok(Term::new(text)),
+        _ => Err(ConfigError::new(format!(
+            "{at}: `{EXPECTED_TEXT_KEY}` is required and must be a non-empty string"
+        ))),
+    }
+}
+
+/// The schema's `diagnostic_code` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DiagnosticCode {
+    Pass,
+    NotRetrieved,
+    CountBelowMinimum,
+    Error,
+}
+
+impl DiagnosticCode {
+    fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticCode::Pass => "pass",
+            DiagnosticCode::NotRetrieved => "not_retrieved",
+            DiagnosticCode::CountBelowMinimum => "count_below_minimum",
+            DiagnosticCode::Error => "error",
+        }
+    }
+}
+
+struct RetrievalResult {
+    label: String,
+    capability: Term,
+    max_rank: i64,
+    min_expected_count: Option<usize>,
+    expected_items: Vec<Term>,
+    entailment: bool,
+}
+
+/// A hit within `max_rank`; its extracts are `Hits::extracts[extracts]`.
+struct Candidate<'a> {
+    rank: i64,
+    url: Option<&'a str>,
+    extracts: std::ops::Range<usize>,
+}
+
+/// Where the hits came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HitSource {
+    /// The item has no `diagnostics.retrieval_executions`.
+    NoDiagnostics,
+    /// No execution is for the configured capability.
+    NoExecution,
+    /// The scoped executions.
+    Executions,
+}
+
+/// All hits of the scoped executions: how many there were, and the candidates among them.
+struct Hits<'a> {
+    total: usize,
+    candidates: Vec<Candidate<'a>>,
+    extracts: Vec<Haystack<'a>>,
+    source: HitSource,
+}
+
+impl Evaluator for RetrievalResult {
+    fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
+        if self.entailment {
+            return EvalResult::skipped(
+                &self.label,
+                "no judge configured: `match: \"entailment\"` needs an LLM judge",
+            );
+        }
+        match self.hits(inputs.get("diagnostics")) {
+            Ok(hits) => self.judge(&hits),
+            Err(malformed) => malformed.into_result(&self.label),
+        }
+    }
+}
+
+impl RetrievalResult {
+    /// The hits of the scoped executions, or why there are none to look at.
+    fn hits<'a>(&self, diagnostics: Option<&'a Value>) -> Result<Hits<'a>, Malformed> {
+        let mut hits = Hits {
+            total: 0,
+            candidates: Vec::new(),
+            extracts: Vec::new(),
+            source: HitSource::Executions,
+        };
+        let scoped = match scoped_executions(diagnostics, &self.capability.folded)? {
+            None => {
+                hits.source = HitSource::NoDiagnostics;
+                return Ok(hits);
+            }
+            Some(scoped) if scoped.is_empty() => {
+                hits.source = HitSource::NoExecution;
+                return Ok(hits);
+            }
+            Some(scoped) => scoped,
+        };
+        for ScopedExecution { index, execution } in &scoped {
+            self.collect_hits(*index, execution, &mut hits)?;
+        }
+        hits.candidates.sort_by_key(|candidate| candidate.rank);
+        Ok(hits)
+    }
+
+    /// The reason given with diagnostic code `error`.
+    fn no_hits_reason(&self, source: HitSource) -> String {
+        match source {
+            HitSource::NoDiagnostics => {
+                "No retrieval diagnostics: diagnostics.retrieval_executions is absent".to_owned()
+            }
+            HitSource::NoExecution => format!(
+                "No retrieval execution for capability '{}'",
+                self.capability.original
+            ),
+            HitSource::Executions => format!(
+                "Capability '{}' returned no retrieval hits",
+                self.capability.original
+            ),
+        }
+    }
+
+    fn collect_hits<'a>(
+        &self,
+        index: usize,
+        execution: &'a Map<String, Value>,
+        hits: &mut Hits<'a>,
+    ) -> Result<(), Malformed> {
+        let hit_values = array_at(execution, "retrievalHits", || {
+            execution_path(index, ".retrievalHits")
+        })?;
+        for (position, hit) in hit_values.iter().enumerate() {
+            let hit_path = |suffix: &str| {
+                execution_path(index, &format!(".retrievalHits[{position}]{suffix}"))
+            };
+            let hit = as_object(hit, || hit_path(""))?;
+            hits.total += 1;
+            let Some(rank) = int_at(hit, "rank", || hit_path(".rank"))? else {
+                continue;
+            };
+            if rank > self.max_rank {
+                continue;
+            }
+            let url = str_at(hit, "webUrl", || hit_path(".webUrl"))?;
+            let extract_values = array_at(hit, "extracts", || hit_path(".extracts"))?;
+            let first_extract = hits.extracts.len();
+            for (number, extract) in extract_values.iter().enumerate() {
+                let extract_path = || hit_path(&format!(".extracts[{number}]"));
+                let extract = as_object(extract, extract_path)?;
+                let text = str_at(extract, "text", || {
+                    hit_path(&format!(".extracts[{number}].text"))
+                })?;
+                if let Some(text) = text {
+                    hits.extracts.push(Haystack::new(text));
+                }
+            }
+            hits.candidates.push(Candidate {
+                rank,
+                url,
+                extracts: first_extract..hits.extracts.len(),
+            });
+        }
+        Ok(())
+    }
+
+    fn judge(&self, hits: &Hits<'_>) -> EvalResult {
+        let evaluated = hits.candidates.len();
+        let mut matched_items = Vec::new();
+        let mut missing_items = Vec::new();
+        let mut missing_texts = Vec::new();
+        for item in &self.expected_items {
+            let best = hits.candidates.iter().find(|candidate| {
+                hits.extracts
+                    .get(candidate.extracts.clone())
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|extract| extract.contains(&item.folded))
+            });
+            match best {
+                Some(candidate) => matched_items.push(matched_item(item, candidate)),
+                None => {
+                    missing_texts.push(item.original.as_str());
+                    missing_items.push(self.missing_item(item, evaluated));
+                }
+            }
+        }
+        let count_ok = !matches!(self.min_expected_count, Some(minimum) if evaluated < minimum);
+        let code = if hits.total == 0 {
+            DiagnosticCode::Error
+        } else if !count_ok {
+            DiagnosticCode::CountBelowMinimum
+        } else if !missing_items.is_empty() {
+            DiagnosticCode::NotRetrieved
+        } else {
+            DiagnosticCode::Pass
+        };
+        let passed = code == DiagnosticCode::Pass;
+        let score = if self.expected_items.is_empty() {
+            if passed {
+                1.0
+            } else {
+                0.0
+            }
+        } else {
+            matched_items.len() as f64 / self.expected_items.len() as f64
+        };
+        let reason = if code == DiagnosticCode::Error {
+            self.no_hits_reason(hits.source)
+        } else {
+            self.reason(evaluated, matched_items.len(), &missing_texts, count_ok)
+        };
+        let extract_failures = if evaluated > 0 {
+            missing_items.clone()
+        } else {
+            Vec::new()
+        };
+        EvalResult::scored(&self.label, passed, score, 1.0)
+            .with_reason(reason)
+            .with_detail("diagnostic_code", code.as_str())
+            .with_detail("results_evaluated", evaluated)
+            .with_detail("matched_items", matched_items)
+            .with_detail("missing_items", missing_items)
+            .with_detail("extract_failures", extract_failures)
+    }
+
+    fn missing_item(&self, item: &Term, evaluated: usize) -> Value {
+        let reason = if evaluated == 0 {
+            format!("No retrieval hits within rank {}", self.max_rank)
+        } else {
+            format!(
+                "Not found in the extracts of the {} within rank {}",
+                counted(evaluated, "hit", "hits"),
+                self.max_rank
+            )
+        };
+        let mut object = Map::new();
+        object.insert(
+            "extractMatch".to_owned(),
+            Value::from(item.original.as_str()),
+        );
+        object.insert("reason".to_owned(), Value::from(reason));
+        Value::Object(object)
+    }
+
+    fn reason(&self, evaluated: usize, matched: usize, missing: &[&str], count_ok: bool) -> String {
+        let mut parts = Vec::with_capacity(2);
+        let expected = self.expected_items.len();
+        if expected > 0 {
+            if missing.is_empty() {
+                parts.push(format!(
+                    "all {} found within rank {}",
+                    counted(expected, "expected item", "expected items"),
+                    self.max_rank
+                ));
+            } else {
+                parts.push(format!(
+                    "{matched} of {} found within rank {}; missing: {}",
+                    counted(expected, "expected item", "expected items"),
+                    self.max_rank,
+                    quoted_list(missing)
+                ));
+            }
+        }
+        match self.min_expected_count {
+            Some(minimum) => parts.push(format!(
+                "{}{} within rank {} (minimum {minimum})",
+                if count_ok { "" } else { "only " },
+                counted(evaluated, "result", "results"),
+                self.max_rank
+            )),
+            None => parts.push(format!(
+                "{} evaluated",
+                counted(evaluated, "result", "results")
+            )),
+        }
+        capitalize(&parts.join("; "))
+    }
+}
+
+fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
+    let mut object = Map::new();
+    object.insert(
+        "extractMatch".to_owned(),
+        Value::from(item.original.as_str()),
+    );
+    if let Some(url) = candidate.url {
+        object.insert("matchedHitUrl".to_owned(), Value::from(url));
+    }
+    object.insert("matchedHitRank".to_owned(), Value::from(candidate.rank));
+    Value::Object(object)
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -31,7 +31,12 @@ pub const NO_RESPONSE_MESSAGE: &str =
 /// `items[index].turns[t]`; outcomes pointing nowhere (out of range, a turn on a single-turn item,
 /// or an item-level outcome on a thread, which the schema gives no status) are left out.
 pub fn write(document: &Value, report: &RunReport, options: &DocumentOptions) -> Value {
-    let mut output = document.clone();
+    write_owned(document.clone(), report, options)
+}
+
+/// [`write`] into a document the caller no longer needs, without copying it.
+pub fn write_owned(document: Value, report: &RunReport, options: &DocumentOptions) -> Value {
+    let mut output = document;
     let Some(root) = output.as_object_mut() else {
         return output;
     };

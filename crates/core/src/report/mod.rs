@@ -3,7 +3,6 @@
 //! Writers take finished outcomes and return text or JSON values; they never decide verdicts.
 
 use serde::Serialize;
-use serde_json::Map;
 
 use crate::outcome::{EvalResult, Verdict};
 use crate::status::ItemStatus;
@@ -134,9 +133,8 @@ pub struct Summary {
     pub partial: usize,
     /// Entries with status error.
     pub error: usize,
-    /// Tallies per evaluator name, in first-seen order.
-    pub evaluators: Map<String, serde_json::Value>,
-    #[serde(skip)]
+    /// Tallies per evaluator name, in first-seen order (serialized as an object).
+    #[serde(rename = "evaluators", serialize_with = "serialize_tallies")]
     per_evaluator: Vec<(String, EvaluatorSummary)>,
 }
 
@@ -164,12 +162,7 @@ impl Summary {
                     self.per_evaluator.len() - 1
                 }
             };
-            let (name, tally) = &mut self.per_evaluator[position];
-            tally.add(result);
-            self.evaluators.insert(
-                name.clone(),
-                serde_json::to_value(&*tally).unwrap_or(serde_json::Value::Null),
-            );
+            self.per_evaluator[position].1.add(result);
         }
     }
 
@@ -182,6 +175,13 @@ impl Summary {
     pub fn all_passed(&self) -> bool {
         self.fail == 0 && self.partial == 0 && self.error == 0
     }
+}
+
+fn serialize_tallies<S: serde::Serializer>(
+    tallies: &[(String, EvaluatorSummary)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(tallies.iter().map(|(name, tally)| (name, tally)))
 }
 
 /// The run report (every dialect).

@@ -1,0 +1,135 @@
+//! Case-insensitive substring search shared by the M365 evaluators (RetrievalQuery,
+//! RetrievalResult, KeywordMatch).
+//!
+//! Mirrors Python's `needle.lower() in haystack.lower()`: search terms are lower-cased once when the
+//! evaluator is built, and a haystack is lower-cased at most once per item (never for ASCII text,
+//! which is compared in place).
+
+/// Lower-cases `text` the way Python's `str.lower()` does (full Unicode mapping, final sigma).
+pub(crate) fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        text.to_ascii_lowercase()
+    } else {
+        text.to_lowercase()
+    }
+}
+
+/// A configured search term: the text as written (for reports) and its lower-cased form.
+#[derive(Debug, Clone)]
+pub(crate) struct Term {
+    /// As written in the options.
+    pub(crate) original: String,
+    /// Passed through [`fold`].
+    pub(crate) folded: String,
+}
+
+impl Term {
+    /// A term from its configured text.
+    pub(crate) fn new(text: &str) -> Self {
+        Term {
+            original: text.to_owned(),
+            folded: fold(text),
+        }
+    }
+}
+
+/// A text prepared for repeated case-insensitive searches.
+pub(crate) enum Haystack<'a> {
+    /// ASCII text, compared in place.
+    Ascii(&'a str),
+    /// Non-ASCII text, lower-cased once.
+    Folded(String),
+}
+
+impl<'a> Haystack<'a> {
+    /// Prepares `text`; allocates only when it is not ASCII.
+    pub(crate) fn new(text: &'a str) -> Self {
+        if text.is_ascii() {
+            Haystack::Ascii(text)
+        } else {
+            Haystack::Folded(text.to_lowercase())
+        }
+    }
+
+    /// Whether the text contains `folded_needle` (already passed through [`fold`]).
+    pub(crate) fn contains(&self, folded_needle: &str) -> bool {
+        match self {
+            Haystack::Ascii(text) => {
+                folded_needle.is_ascii()
+                    && ascii_contains_ignore_case(text.as_bytes(), folded_needle.as_bytes())
+            }
+            Haystack::Folded(text) => text.contains(folded_needle),
+        }
+    }
+}
+
+/// Whether `text` equals `folded` (already passed through [`fold`]) ignoring case.
+pub(crate) fn eq_folded(text: &str, folded: &str) -> bool {
+    if text.is_ascii() {
+        text.eq_ignore_ascii_case(folded)
+    } else {
+        text.to_lowercase() == folded
+    }
+}
+
+fn ascii_contains_ignore_case(haystack: &[u8], lower_needle: &[u8]) -> bool {
+    let Some(&first) = lower_needle.first() else {
+        return true;
+    };
+    if lower_needle.len() > haystack.len() {
+        return false;
+    }
+    haystack.windows(lower_needle.len()).any(|window| {
+        window.first().map(u8::to_ascii_lowercase) == Some(first)
+            && window.eq_ignore_ascii_case(lower_needle)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contains_folded(text: &str, folded_needle: &str) -> bool {
+        Haystack::new(text).contains(folded_needle)
+    }
+
+    #[test]
+    fn ascii_search_ignores_case() {
+        assert!(contains_folded(
+            "Mortgage JOINT check",
+            &fold("joint Check")
+        ));
+        assert!(!contains_folded("mortgage", &fold("mortgages")));
+        assert!(contains_folded("anything", ""));
+    }
+
+    #[test]
+    fn non_ascii_text_is_lowercased_like_python() {
+        assert!(contains_folded("ÉTÉ à Paris", &fold("été")));
+        assert!(contains_folded(
+            "5–15 Business Days",
+            &fold("5–15 business")
+        ));
+        // U+212A KELVIN SIGN lower-cases to ASCII `k`.
+        assert!(contains_folded("10 \u{212A}m", "10 km"));
+        assert!(!contains_folded("plain ascii", &fold("ascii é")));
+    }
+
+    #[test]
+    fn equality_ignores_case() {
+        assert!(eq_folded(
+            "OneDriveAndSharePoint",
+            &fold("onedriveandsharepoint")
+        ));
+        assert!(eq_folded("ÉMAIL", &fold("émail")));
+        assert!(!eq_folded("Email", &fold("Emails")));
+    }
+
+    #[test]
+    fn haystack_is_reusable() {
+        let haystack = Haystack::new("Claim inspection FORM");
+        assert!(haystack.contains("inspection"));
+        assert!(haystack.contains("form"));
+        assert!(!haystack.contains("unicorn"));
+    }
+}

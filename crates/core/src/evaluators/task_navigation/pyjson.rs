@@ -1,0 +1,542 @@
+//! JSON values as Python's `json.loads` produces them, for the task-navigation reference's string
+//! decoding and value rendering: ints keep their digits, `NaN`/`Infinity` are accepted, duplicate
+//! keys keep the first position and the last value, and values render as Python's `str()` and
+//! `json.dumps(v, sort_keys=True)` do.
+
+use serde_json::Value;
+
+use crate::text::python;
+
+/// Deepest nesting accepted. The reference's recursive copies and encoders give out at a few
+/// hundred levels (a raw `RecursionError`); we stop well before, with our own message.
+pub const MAX_DEPTH: usize = 100;
+
+/// CPython 3.11 refuses to convert integer literals longer than this (`ValueError`).
+const MAX_INT_DIGITS: usize = 4300;
+
+/// A value after `json.loads`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PyValue {
+    /// `None`.
+    None,
+    /// `True` / `False`.
+    Bool(bool),
+    /// An `int`, as its canonical decimal digits (`-12`).
+    Int(String),
+    /// A `float`.
+    Float(f64),
+    /// A `str`.
+    Str(String),
+    /// A `list`.
+    List(Vec<PyValue>),
+    /// A `dict` in insertion order.
+    Dict(Vec<(String, PyValue)>),
+}
+
+/// Why a string could not be decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Not valid JSON for Python: the reference keeps the string as it is.
+    Invalid,
+    /// Nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// Valid for Python but holds a lone surrogate (`"\ud800"`), which Rust strings cannot hold.
+    LoneSurrogate,
+}
+
+impl PyValue {
+    /// Converts an already-parsed JSON value.
+    ///
+    /// # Errors
+    /// [`DecodeError::TooDeep`] past [`MAX_DEPTH`] levels.
+    pub fn from_json(value: &Value) -> Result<PyValue, DecodeError> {
+        Self::from_json_at(value, 0)
+    }
+
+    fn from_json_at(value: &Value, depth: usize) -> Result<PyValue, DecodeError> {
+        if depth > MAX_DEPTH {
+            return Err(DecodeError::TooDeep);
+        }
+        Ok(match value {
+            Value::Null => PyValue::None,
+            Value::Bool(flag) => PyValue::Bool(*flag),
+            Value::Number(number) => {
+                if number.is_f64() {
+                    PyValue::Float(number.as_f64().unwrap_or(f64::NAN))
+                } else {
+                    PyValue::Int(number.to_string())
+                }
+            }
+            Value::String(text) => PyValue::Str(text.clone()),
+            Value::Array(items) => PyValue::List(
+                items
+                    .iter()
+                    .map(|item| Self::from_json_at(item, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Value::Object(map) => PyValue::Dict(
+                map.iter()
+                    .map(|(key, item)| Ok((key.clone(), Self::from_json_at(item, depth + 1)?)))
+                    .collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+
+    /// `json.loads(text)`.
+    ///
+    /// # Errors
+    /// See [`DecodeError`].
+    pub fn parse(text: &str) -> Result<PyValue, DecodeError> {
+        let mut parser = Parser {
+            bytes: text.as_bytes(),
+            text,
+            pos: 0,
+        };
+        parser.skip_ws();
+        let value = parser.value(0)?;
+        parser.skip_ws();
+        if parser.pos != parser.bytes.len() {
+            return Err(DecodeError::Invalid);
+        }
+        Ok(value)
+    }
+
+    /// Python's truth value.
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            PyValue::None => false,
+            PyValue::Bool(flag) => *flag,
+            PyValue::Int(digits) => digits != "0",
+            PyValue::Float(float) => *float != 0.0,
+            PyValue::Str(text) => !text.is_empty(),
+            PyValue::List(items) => !items.is_empty(),
+            PyValue::Dict(entries) => !entries.is_empty(),
+        }
+    }
+
+    /// `type(v).__name__`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            PyValue::None => "NoneType",
+            PyValue::Bool(_) => "bool",
+            PyValue::Int(_) => "int",
+            PyValue::Float(_) => "float",
+            PyValue::Str(_) => "str",
+            PyValue::List(_) => "list",
+            PyValue::Dict(_) => "dict",
+        }
+    }
+
+    /// The value of `key` when this is a dict.
+    pub fn get(&self, key: &str) -> Option<&PyValue> {
+        match self {
+            PyValue::Dict(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Python's `str(v)` for scalars; `None` for lists and dicts (whose `repr` we do not render).
+    pub fn scalar_str(&self) -> Option<String> {
+        Some(match self {
+            PyValue::None => "None".to_owned(),
+            PyValue::Bool(true) => "True".to_owned(),
+            PyValue::Bool(false) => "False".to_owned(),
+            PyValue::Int(digits) => digits.clone(),
+            PyValue::Float(float) => python::float_repr(*float),
+            PyValue::Str(text) => text.clone(),
+            PyValue::List(_) | PyValue::Dict(_) => return None,
+        })
+    }
+
+    /// `json.dumps(v, sort_keys=True)` with Python's defaults (`", "`/`": "` separators,
+    /// `ensure_ascii`, `NaN`/`Infinity` allowed).
+    pub fn dumps_sorted(&self) -> String {
+        let mut out = String::new();
+        self.dump_into(&mut out);
+        out
+    }
+
+    fn dump_into(&self, out: &mut String) {
+        match self {
+            PyValue::None => out.push_str("null"),
+            PyValue::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
+            PyValue::Int(digits) => out.push_str(digits),
+            PyValue::Float(float) => out.push_str(&dump_float(*float)),
+            PyValue::Str(text) => dump_str(text, out),
+            PyValue::List(items) => {
+                out.push('[');
+                for (index, item) in items.iter().enumerate() {
+                    if index > 0 {
+                        out.push_str(", ");
+                    }
+                    item.dump_into(out);
+                }
+                out.push(']');
+            }
+            PyValue::Dict(entries) => {
+                let mut sorted: Vec<&(String, PyValue)> = entries.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                out.push('{');
+                for (index, (key, item)) in sorted.into_iter().enumerate() {
+                    if index > 0 {
+                        out.push_str(", ");
+                    }
+                    dump_str(key, out);
+                    out.push_str(": ");
+                    item.dump_into(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn dump_float(value: f64) -> String {
+    if value.is_nan() {
+        "NaN".to_owned()
+    } else if value.is_infinite() {
+        if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+    } else {
+        python::float_repr(value)
+    }
+}
+
+fn dump_str(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0C}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    text: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, literal: &str) -> bool {
+        if self
+            .text
+            .get(self.pos..)
+            .is_some_and(|rest| rest.starts_with(literal))
+        {
+            self.pos += literal.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Result<PyValue, DecodeError> {
+        if depth > MAX_DEPTH {
+            return Err(DecodeError::TooDeep);
+        }
+        match self.peek() {
+            Some(b'"') => self.string().map(PyValue::Str),
+            Some(b'{') => self.object(depth),
+            Some(b'[') => self.array(depth),
+            Some(b'n') if self.eat("null") => Ok(PyValue::None),
+            Some(b't') if self.eat("true") => Ok(PyValue::Bool(true)),
+            Some(b'f') if self.eat("false") => Ok(PyValue::Bool(false)),
+            Some(b'N') if self.eat("NaN") => Ok(PyValue::Float(f64::NAN)),
+            Some(b'I') if self.eat("Infinity") => Ok(PyValue::Float(f64::INFINITY)),
+            Some(b'-') if self.eat("-Infinity") => Ok(PyValue::Float(f64::NEG_INFINITY)),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(DecodeError::Invalid),
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while matches!(self.peek(), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    fn number(&mut self) -> Result<PyValue, DecodeError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(DecodeError::Invalid),
+        }
+        let int_end = self.pos;
+        let mut is_float = false;
+        if self.peek() == Some(b'.') && matches!(self.bytes.get(self.pos + 1), Some(b'0'..=b'9')) {
+            self.pos += 1;
+            self.digits();
+            is_float = true;
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            let mark = self.pos;
+            self.pos += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                self.pos = mark;
+            } else {
+                is_float = true;
+            }
+        }
+        let literal = self.text.get(start..self.pos).unwrap_or_default();
+        if is_float {
+            return literal
+                .parse::<f64>()
+                .map(PyValue::Float)
+                .map_err(|_| DecodeError::Invalid);
+        }
+        let digits = self.text.get(start..int_end).unwrap_or_default();
+        let unsigned = digits.trim_start_matches('-');
+        if unsigned.len() > MAX_INT_DIGITS {
+            return Err(DecodeError::Invalid);
+        }
+        Ok(PyValue::Int(if unsigned == "0" {
+            "0".to_owned()
+        } else {
+            digits.to_owned()
+        }))
+    }
+
+    fn hex4(&mut self) -> Result<u32, DecodeError> {
+        let hex = self
+            .text
+            .get(self.pos..self.pos + 4)
+            .filter(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or(DecodeError::Invalid)?;
+        self.pos += 4;
+        u32::from_str_radix(hex, 16).map_err(|_| DecodeError::Invalid)
+    }
+
+    fn string(&mut self) -> Result<String, DecodeError> {
+        self.pos += 1;
+        let mut out = String::new();
+        let mut lone_surrogate = false;
+        loop {
+            let rest = self.text.get(self.pos..).ok_or(DecodeError::Invalid)?;
+            let c = rest.chars().next().ok_or(DecodeError::Invalid)?;
+            self.pos += c.len_utf8();
+            match c {
+                '"' => break,
+                '\u{0}'..='\u{1F}' => return Err(DecodeError::Invalid),
+                '\\' => {
+                    let escape = self.peek().ok_or(DecodeError::Invalid)?;
+                    self.pos += 1;
+                    match escape {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{08}'),
+                        b'f' => out.push('\u{0C}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let unit = self.hex4()?;
+                            match unit {
+                                0xD800..=0xDBFF
+                                    if self.text.get(self.pos..self.pos + 2) == Some("\\u") =>
+                                {
+                                    let mark = self.pos;
+                                    self.pos += 2;
+                                    let low = self.hex4()?;
+                                    if (0xDC00..=0xDFFF).contains(&low) {
+                                        let code =
+                                            0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                                        out.push(char::from_u32(code).ok_or(DecodeError::Invalid)?);
+                                    } else {
+                                        lone_surrogate = true;
+                                        self.pos = mark;
+                                    }
+                                }
+                                0xD800..=0xDFFF => lone_surrogate = true,
+                                _ => out.push(char::from_u32(unit).ok_or(DecodeError::Invalid)?),
+                            }
+                        }
+                        _ => return Err(DecodeError::Invalid),
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        if lone_surrogate {
+            return Err(DecodeError::LoneSurrogate);
+        }
+        Ok(out)
+    }
+
+    fn array(&mut self, depth: usize) -> Result<PyValue, DecodeError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(PyValue::List(items));
+        }
+        loop {
+            self.skip_ws();
+            items.push(self.value(depth + 1)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(PyValue::List(items));
+                }
+                _ => return Err(DecodeError::Invalid),
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<PyValue, DecodeError> {
+        self.pos += 1;
+        let mut entries: Vec<(String, PyValue)> = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(PyValue::Dict(entries));
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(DecodeError::Invalid);
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(DecodeError::Invalid);
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value(depth + 1)?;
+            match entries.iter_mut().find(|(existing, _)| *existing == key) {
+                Some(entry) => entry.1 = value,
+                None => entries.push((key, value)),
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(PyValue::Dict(entries));
+                }
+                _ => return Err(DecodeError::Invalid),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dumps(text: &str) -> String {
+        PyValue::parse(text).unwrap().dumps_sorted()
+    }
+
+    #[test]
+    fn parses_like_python_json_loads() {
+        assert_eq!(
+            PyValue::parse(" [1, 1.0, -0, 1e2] ").unwrap(),
+            PyValue::List(vec![
+                PyValue::Int("1".into()),
+                PyValue::Float(1.0),
+                PyValue::Int("0".into()),
+                PyValue::Float(100.0),
+            ])
+        );
+        assert!(matches!(PyValue::parse("NaN"), Ok(PyValue::Float(f)) if f.is_nan()));
+        assert_eq!(
+            PyValue::parse("-Infinity"),
+            Ok(PyValue::Float(f64::NEG_INFINITY))
+        );
+        assert_eq!(
+            PyValue::parse(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap(),
+            PyValue::Dict(vec![
+                ("a".into(), PyValue::Int("3".into())),
+                ("b".into(), PyValue::Int("2".into())),
+            ])
+        );
+        for bad in [
+            "",
+            "01",
+            "[1,]",
+            "{'a': 1}",
+            "\u{feff}[]",
+            "[1] x",
+            "\"\t\"",
+            "1.",
+            "tru",
+        ] {
+            assert_eq!(PyValue::parse(bad), Err(DecodeError::Invalid), "{bad:?}");
+        }
+        assert_eq!(
+            PyValue::parse(r#""\ud800""#),
+            Err(DecodeError::LoneSurrogate)
+        );
+        assert_eq!(
+            PyValue::parse(r#""\ud83d\ude00""#),
+            Ok(PyValue::Str("😀".into()))
+        );
+        assert_eq!(PyValue::parse(&"[".repeat(200)), Err(DecodeError::TooDeep));
+        assert_eq!(PyValue::parse(&"9".repeat(4301)), Err(DecodeError::Invalid));
+    }
+
+    #[test]
+    fn renders_like_python() {
+        assert_eq!(
+            dumps(r#"{"b": 1, "a": [true, null, 1.5e300, "é\n"]}"#),
+            r#"{"a": [true, null, 1.5e+300, "\u00e9\n"], "b": 1}"#
+        );
+        assert_eq!(
+            dumps(r#"["😀", NaN, -Infinity, 1e16, 0.1]"#),
+            r#"["\ud83d\ude00", NaN, -Infinity, 1e+16, 0.1]"#
+        );
+        assert_eq!(
+            PyValue::parse("1.0").unwrap().scalar_str().as_deref(),
+            Some("1.0")
+        );
+        assert_eq!(
+            PyValue::parse("true").unwrap().scalar_str().as_deref(),
+            Some("True")
+        );
+        assert_eq!(
+            PyValue::parse("null").unwrap().scalar_str().as_deref(),
+            Some("None")
+        );
+        assert_eq!(PyValue::parse("[]").unwrap().scalar_str(), None);
+    }
+}

@@ -1,0 +1,178 @@
+use serde_json::json;
+
+use super::*;
+
+fn evaluator(mode: &str) -> Box<dyn Evaluator> {
+    let map: Map<String, Value> = serde_json::from_value(json!({ "matching_mode": mode })).unwrap();
+    build("tne", Options::new(&map)).unwrap()
+}
+
+fn call(name: &str, arguments: Value) -> Value {
+    json!({"role": "assistant", "content": [{"type": "tool_call", "name": name, "arguments": arguments}]})
+}
+
+fn run(mode: &str, response: Value, ground_truth: Value) -> EvalResult {
+    evaluator(mode).evaluate(
+        &Inputs::new()
+            .with("response", &response)
+            .with("ground_truth", &ground_truth),
+    )
+}
+
+fn message(result: &EvalResult) -> &str {
+    result
+        .error
+        .as_ref()
+        .map_or("", |error| error.message.as_str())
+}
+
+fn props(result: &EvalResult) -> [f64; 3] {
+    ["precision_score", "recall_score", "f1_score"].map(|key| result.details[key].as_f64().unwrap())
+}
+
+#[test]
+fn modes_decide_the_verdict() {
+    let response = json!([
+        call("a", json!({})),
+        call("x", json!({})),
+        call("b", json!({}))
+    ]);
+    let expected = json!(["a", "b"]);
+    assert_eq!(
+        run("exact_match", response.clone(), expected.clone()).score,
+        Some(0.0)
+    );
+    assert_eq!(
+        run("in_order_match", response.clone(), expected.clone()).score,
+        Some(1.0)
+    );
+    assert_eq!(
+        run("in_order_match", response.clone(), json!(["b", "a"])).score,
+        Some(0.0)
+    );
+    assert_eq!(
+        run("any_order_match", response.clone(), json!(["b", "a"])).score,
+        Some(1.0)
+    );
+    assert_eq!(
+        run("any_order_match", response.clone(), json!(["a", "a"])).score,
+        Some(0.0)
+    );
+    let result = run("exact_match", response, expected);
+    assert_eq!(props(&result), [2.0 / 3.0, 1.0, 0.8]);
+    assert_eq!(result.threshold, Some(1.0));
+}
+
+#[test]
+fn string_inputs_are_json_decoded_and_names_stripped() {
+    let response = json!(json!([call(" a ", json!({}))]).to_string());
+    let result = run("exact_match", response, json!("[\"a\"]"));
+    assert_eq!(result.result.as_str(), "pass");
+}
+
+#[test]
+fn empty_response_scores_zero() {
+    let result = run("exact_match", json!([]), json!(["a"]));
+    assert_eq!((result.score, props(&result)), (Some(0.0), [0.0; 3]));
+}
+
+#[test]
+fn parameters_compare_as_python_renders_them() {
+    let expected = json!([["search"], {"search": {"n": "1", "flag": "True", "none": "None", "obj": "{\"a\": 2, \"b\": 1}", "x": 1.0}}]);
+    let response = json!([call(
+        "search",
+        json!({"n": 1, "flag": true, "none": null, "obj": {"b": 1, "a": 2}, "x": 1.0})
+    )]);
+    assert_eq!(
+        run("exact_match", response, expected.clone()).score,
+        Some(1.0)
+    );
+    let int_vs_float = json!([call(
+        "search",
+        json!({"n": 1, "flag": true, "none": null, "obj": {"b": 1, "a": 2}, "x": 1})
+    )]);
+    assert_eq!(run("exact_match", int_vs_float, expected).score, Some(0.0));
+    let object_form = json!({"tool_names": ["s"], "parameters": {"s": {"q": "x"}}});
+    let string_args = json!([call("s", json!("{\"q\": \"x\"}"))]);
+    assert_eq!(
+        run("exact_match", string_args, object_form).score,
+        Some(1.0)
+    );
+    let non_dict_args = json!([call("s", json!("[1]"))]);
+    assert_eq!(
+        run("exact_match", non_dict_args, json!([["s"], {}])).score,
+        Some(1.0)
+    );
+}
+
+#[test]
+fn validation_messages_are_the_reference_ones() {
+    let cases = [
+        (Value::Null, json!(["a"]), "'actions' (also accepted as 'response') parameter is required and cannot be None."),
+        (json!("not json"), json!(["a"]), "'actions' (also accepted as 'response') must be a list of messages."),
+        (json!([1]), json!(["a"]), "Action at index 0 must be a dictionary, got int."),
+        (json!([{"role": 3}]), json!(["a"]), "'role' field in action at index 0 must be a string, got int."),
+        (json!([{"role": "assistant", "content": "x"}]), json!(["a"]), "'content' field in assistant action at index 0 must be a list, got str."),
+        (json!([{"role": "assistant", "content": [{"type": "tool_call"}]}]), json!(["a"]), "Tool call in action 0, content 0 must contain a 'name' field."),
+        (json!([]), json!("[]"), "'expected_actions' (also accepted as 'ground_truth') parameter is required and cannot be None or empty."),
+        (json!([]), json!(["a", 1]), "Expected action at index 1 must be a string (tool name), got int."),
+        (json!([]), json!({"a": 1}), "'expected_actions' (also accepted as 'ground_truth') must be either a list of tool names or a tuple of (tool_names_list, parameters_dict)."),
+        (json!([]), json!([[], {}]), "Tool names list in 'expected_actions' (also accepted as 'ground_truth') cannot be empty."),
+        (json!([]), json!([["a"], {"a": 1}]), "Parameters for tool 'a' in 'expected_actions' (also accepted as 'ground_truth') must be a dictionary, got int."),
+        (json!([call("a", json!("{bad"))]), json!(["a"]), "Failed to parse tool call arguments as JSON."),
+    ];
+    for (response, ground_truth, expected) in cases {
+        assert_eq!(
+            message(&run("exact_match", response, ground_truth)),
+            expected
+        );
+    }
+}
+
+#[test]
+fn reference_crashes_become_errors() {
+    let unhashable = json!([{"role": "assistant", "content": [{"type": "tool_call", "name": "a", "tool_call_id": [1]}]}]);
+    assert!(message(&run("exact_match", unhashable, json!(["a"]))).contains("tool_call_id"));
+    let missing_result = json!([
+        {"role": "assistant", "content": [{"type": "tool_call", "name": "a", "tool_call_id": 1}]},
+        {"role": "tool", "tool_call_id": true, "content": [{"type": "tool_result"}]}
+    ]);
+    assert!(message(&run("exact_match", missing_result, json!(["a"]))).contains("'tool_result'"));
+    let container_name =
+        json!([{"role": "assistant", "content": [{"type": "tool_call", "name": ["a"]}]}]);
+    assert!(message(&run("exact_match", container_name, json!(["a"]))).contains("'name'"));
+}
+
+#[test]
+fn aliases_are_used_when_canonical_inputs_are_absent() {
+    let actions = json!([call("a", json!({}))]);
+    let expected = json!(["a"]);
+    let result = evaluator("exact_match").evaluate(
+        &Inputs::new()
+            .with("actions", &actions)
+            .with("expected_actions", &expected),
+    );
+    assert_eq!(result.result.as_str(), "pass");
+}
+
+#[test]
+fn matching_mode_messages() {
+    let error = |options: Value| {
+        let map: Map<String, Value> = serde_json::from_value(options).unwrap();
+        build("tne", Options::new(&map)).err().map(|e| e.message)
+    };
+    assert_eq!(
+        error(json!({"matching_mode": "fuzzy"})).as_deref(),
+        Some("matching_mode must be one of ['exact_match', 'in_order_match', 'any_order_match'], got 'fuzzy'")
+    );
+    assert_eq!(
+        error(json!({"matching_mode": null})).as_deref(),
+        Some("matching_mode must be a string with one of ['exact_match', 'in_order_match', 'any_order_match'] or _TaskNavigationEfficiencyMatchingMode enum, got <class 'NoneType'>")
+    );
+}
+
+#[test]
+fn snapshot_result() {
+    let response = json!([call("search", json!({})), call("book", json!({}))]);
+    insta::assert_json_snapshot!(run("in_order_match", response, json!(["search", "pay"])));
+}

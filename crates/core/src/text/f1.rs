@@ -1,0 +1,222 @@
+//! Token F1 exactly as azure-ai-evaluation's `F1ScoreEvaluator` computes it (shared by
+//! `builtin.f1_score` and M365 `PartialMatch`).
+//!
+//! Normalisation, in the reference's order: Python `str.lower()` (optional here, for
+//! `case_sensitive`), deletion of every ASCII punctuation character (not replaced by a space),
+//! replacement of the whole words `a`/`an`/`the` (Python `re` `\b` semantics) by a space, and
+//! splitting on Python whitespace.
+
+use super::python;
+
+fn is_ascii_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation()
+}
+
+fn is_article(word: &str) -> bool {
+    matches!(word, "a" | "an" | "the")
+}
+
+/// Normalises `text` like the reference and returns its tokens.
+///
+/// With `lowercase` false the `str.lower()` step is skipped (PartialMatch `case_sensitive`).
+pub fn tokens(text: &str, lowercase: bool) -> Vec<String> {
+    words(&normalized(text, lowercase))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The normalised text; its [`words`] are the tokens.
+fn normalized(text: &str, lowercase: bool) -> String {
+    if let Some(fast) = ascii_normalized(text, lowercase) {
+        return fast;
+    }
+    let lowered;
+    let source = if lowercase {
+        lowered = python::lower(text);
+        lowered.as_str()
+    } else {
+        text
+    };
+    let mut out = String::with_capacity(source.len());
+    let mut run_start = None;
+    for c in source.chars() {
+        if is_ascii_punctuation(c) {
+            continue;
+        }
+        if python::is_word(c) {
+            run_start.get_or_insert(out.len());
+        } else {
+            close_run(&mut out, run_start.take());
+        }
+        out.push(c);
+    }
+    close_run(&mut out, run_start);
+    out
+}
+
+/// Ends a `\w` run that began at byte `start` of `out`: an article run becomes one space, as the
+/// reference's `re.sub(r"\b(a|an|the)\b", " ", …)` does. Punctuation was never pushed, so runs
+/// join across it exactly as they do after the reference deletes it.
+fn close_run(out: &mut String, start: Option<usize>) {
+    if let Some(start) = start {
+        if out.get(start..).is_some_and(is_article) {
+            out.truncate(start);
+            out.push(' ');
+        }
+    }
+}
+
+/// The tokens of a normalised text. Articles that survive normalisation can only come from the
+/// ASCII fast path, which leaves them in place for this filter to drop.
+fn words(normalized: &str) -> impl Iterator<Item = &str> {
+    python::split_whitespace(normalized).filter(|word| !is_article(word))
+}
+
+/// One pass over ASCII text whose punctuation-free form holds only letters, digits and Python
+/// whitespace: then every word is a whole `\w` run, so dropping article words in [`words`] equals
+/// the reference's `\b(a|an|the)\b` replacement. `None` sends other text down the general path.
+fn ascii_normalized(text: &str, lowercase: bool) -> Option<String> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'a'..=b'z' | b'0'..=b'9' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x20 => {
+                out.push(byte);
+            }
+            b'A'..=b'Z' if lowercase => out.push(byte.to_ascii_lowercase()),
+            b'A'..=b'Z' => out.push(byte),
+            _ if byte.is_ascii_punctuation() => {}
+            _ => return None,
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The reference's token F1 of `prediction` against `reference`: 0.0 without common tokens, else
+/// `2·P·R / (P + R)` evaluated in the reference's floating-point order.
+pub fn f1_score(prediction: &str, reference: &str, lowercase: bool) -> f64 {
+    let (prediction, reference) = (
+        normalized(prediction, lowercase),
+        normalized(reference, lowercase),
+    );
+    let predicted: Vec<&str> = words(&prediction).collect();
+    let expected: Vec<&str> = words(&reference).collect();
+    f1_of_tokens(&predicted, &expected)
+}
+
+/// Token F1 of two already-normalised token lists (multiset intersection, counted by merging the
+/// sorted lists).
+pub fn f1_of_tokens<T: AsRef<str>>(predicted: &[T], expected: &[T]) -> f64 {
+    let common = common_count(predicted, expected);
+    if common == 0 {
+        return 0.0;
+    }
+    let precision = 1.0 * common as f64 / predicted.len() as f64;
+    let recall = 1.0 * common as f64 / expected.len() as f64;
+    (2.0 * precision * recall) / (precision + recall)
+}
+
+/// Size of the multiset intersection of two token lists.
+fn common_count<T: AsRef<str>>(left: &[T], right: &[T]) -> usize {
+    let mut left: Vec<&str> = left.iter().map(AsRef::as_ref).collect();
+    let mut right: Vec<&str> = right.iter().map(AsRef::as_ref).collect();
+    left.sort_unstable();
+    right.sort_unstable();
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while let (Some(a), Some(b)) = (left.get(i), right.get(j)) {
+        match a.cmp(b) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    common
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(text: &str) -> Vec<String> {
+        tokens(text, true)
+    }
+
+    #[test]
+    fn punctuation_is_deleted_not_spaced() {
+        assert_eq!(toks("Don't stop"), ["dont", "stop"]);
+        assert_eq!(toks("state-of-the-art"), ["stateoftheart"]);
+        assert_eq!(toks("“quoted” – yes…"), ["“quoted”", "–", "yes…"]);
+    }
+
+    #[test]
+    fn articles_are_whole_words_only() {
+        assert_eq!(
+            toks("The cat and a dog, an owl"),
+            ["cat", "and", "dog", "owl"]
+        );
+        assert_eq!(toks("théa a-the-an the_cat"), ["théa", "athean", "thecat"]);
+        assert_eq!(toks("e\u{301}a"), ["e\u{301}"]);
+    }
+
+    #[test]
+    fn splits_on_python_whitespace() {
+        assert_eq!(
+            toks("a\u{A0}b\u{3000}c\u{1F}d\u{200B}e"),
+            ["b", "c", "d\u{200B}e"]
+        );
+        assert!(toks("  \t\n ").is_empty());
+    }
+
+    #[test]
+    fn case_sensitive_skips_lowering() {
+        assert_eq!(tokens("The Cat", false), ["The", "Cat"]);
+        assert_eq!(tokens("The Cat", true), ["cat"]);
+    }
+
+    #[test]
+    fn f1_values() {
+        assert_eq!(f1_score("", "", true), 0.0);
+        assert_eq!(f1_score("a b c", "a b c", true), 1.0);
+        assert_eq!(f1_score("x y z", "x y", true), 0.8);
+        assert_eq!(f1_score("x x y", "x z", true), 0.4);
+        assert_eq!(f1_score("\u{212A}elvin", "kelvin", true), 1.0);
+        assert_eq!(f1_score("İ", "i", true), 0.0);
+    }
+
+    #[test]
+    fn ascii_fast_path_matches_the_general_path() {
+        for text in [
+            "The cat, a dog AND an owl!",
+            "state-of-the-art a_the an",
+            "tabs\tand\x0bvertical\x1cseparators the",
+            "A\x01the control",
+            "THE An a",
+        ] {
+            let general = {
+                let mut out = String::new();
+                let mut run_start = None;
+                for c in python::lower(text)
+                    .chars()
+                    .filter(|c| !c.is_ascii_punctuation())
+                {
+                    if python::is_word(c) {
+                        run_start.get_or_insert(out.len());
+                    } else {
+                        close_run(&mut out, run_start.take());
+                    }
+                    out.push(c);
+                }
+                close_run(&mut out, run_start);
+                out
+            };
+            let expected: Vec<&str> = python::split_whitespace(&general).collect();
+            assert_eq!(tokens(text, true), expected, "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! CPython 3.11 string and number behaviour that reference scores depend on: `str.lower()`,
+//! `str.isspace()`, `re`'s `\w`, and `repr(float)`.
+//!
+//! Tables come from `py_unicode_tables.rs` (generated from CPython 3.11, Unicode 14.0), so results
+//! do not drift with the Unicode version of Rust's standard library.
+
+use super::py_unicode_tables::{CASED, CASE_IGNORABLE, LOWER, WORD};
+
+const CAPITAL_SIGMA: char = '\u{03A3}';
+
+fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
+    let code = u32::from(c);
+    table
+        .binary_search_by(|&(start, end)| {
+            if end < code {
+                std::cmp::Ordering::Less
+            } else if start > code {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// Python's `str.isspace()` for one character (what `str.split()` splits on).
+pub fn is_space(c: char) -> bool {
+    matches!(
+        c,
+        '\u{09}'..='\u{0D}'
+            | '\u{1C}'..='\u{20}'
+            | '\u{85}'
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+    )
+}
+
+/// Whether Python `re` matches `c` with `\w` in a str pattern.
+pub fn is_word(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    in_ranges(WORD, c)
+}
+
+/// Python's `str.split()` without arguments: runs of [`is_space`] separate, empty parts dropped.
+pub fn split_whitespace(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_space).filter(|part| !part.is_empty())
+}
+
+fn lower_char(c: char) -> Option<&'static str> {
+    if c.is_ascii() {
+        return None;
+    }
+    let code = u32::from(c);
+    LOWER
+        .binary_search_by_key(&code, |&(from, _)| from)
+        .ok()
+        .and_then(|index| LOWER.get(index))
+        .map(|&(_, to)| to)
+}
+
+fn is_final_sigma(chars: &[char], index: usize) -> bool {
+    let before = chars
+        .get(..index)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .find(|c| !in_ranges(CASE_IGNORABLE, **c));
+    if !before.is_some_and(|c| in_ranges(CASED, *c)) {
+        return false;
+    }
+    let after = chars
+        .get(index + 1..)
+        .unwrap_or_default()
+        .iter()
+        .find(|c| !in_ranges(CASE_IGNORABLE, **c));
+    !after.is_some_and(|c| in_ranges(CASED, *c))
+}
+
+/// Python's `str.lower()`: full Unicode lower-casing (`İ` → `i̇`, final sigma → `ς`).
+pub fn lower(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    if !text.contains(CAPITAL_SIGMA) {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match lower_char(c) {
+                Some(lowered) => out.push_str(lowered),
+                None => out.push(c.to_ascii_lowercase()),
+            }
+        }
+        return out;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (index, &c) in chars.iter().enumerate() {
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if c == CAPITAL_SIGMA {
+            out.push(if is_final_sigma(&chars, index) {
+                '\u{03C2}'
+            } else {
+                '\u{03C3}'
+            });
+        } else if let Some(lowered) = lower_char(c) {
+            out.push_str(lowered);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Python's `repr(float)` (also `str(float)`): shortest round-trip digits, exponent form outside
+/// `1e-4 <= |x| < 1e16`, at least one fractional digit in fixed form (`1.0`, `1e+16`, `1.5e-07`).
+pub fn float_repr(value: f64) -> String {
+    if value.is_nan() {
+        return "nan".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
+    }
+    if value == 0.0 {
+        return if value.is_sign_negative() {
+            "-0.0"
+        } else {
+            "0.0"
+        }
+        .to_owned();
+    }
+    let sci = format!("{:e}", value.abs());
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if value < 0.0 { "-" } else { "" };
+    if (-4..16).contains(&exponent) {
+        let point = exponent + 1;
+        let body = if point <= 0 {
+            format!("0.{}{}", "0".repeat(point.unsigned_abs() as usize), digits)
+        } else {
+            let point = point as usize;
+            if digits.len() <= point {
+                format!("{}{}.0", digits, "0".repeat(point - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..point], &digits[point..])
+            }
+        };
+        format!("{sign}{body}")
+    } else {
+        let fraction = digits.get(1..).unwrap_or_default();
+        let lead = digits.get(..1).unwrap_or("0");
+        let mantissa = if fraction.is_empty() {
+            lead.to_owned()
+        } else {
+            format!("{lead}.{fraction}")
+        };
+        let exp_sign = if exponent < 0 { '-' } else { '+' };
+        format!("{sign}{mantissa}e{exp_sign}{:02}", exponent.unsigned_abs())
+    }
+}
+
+/// Python's `type(x)` of a JSON value, as the reference prints it in messages (`<class 'int'>`).
+pub fn class_name(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "<class 'NoneType'>",
+        Value::Bool(_) => "<class 'bool'>",
+        Value::Number(number) if number.is_f64() => "<class 'float'>",
+        Value::Number(_) => "<class 'int'>",
+        Value::String(_) => "<class 'str'>",
+        Value::Array(_) => "<class 'list'>",
+        Value::Object(_) => "<class 'dict'>",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lower_matches_python_special_cases() {
+        assert_eq!(lower("\u{212A}elvin"), "kelvin");
+        assert_eq!(lower("İstanbul"), "i\u{307}stanbul");
+        assert_eq!(lower("ΟΔΟΣ ΟΔΟΣ."), "οδος οδος.");
+        assert_eq!(lower("Σ"), "σ");
+        assert_eq!(lower("ΑΣΑ"), "ασα");
+        assert_eq!(lower("ﬁ"), "ﬁ");
+        assert_eq!(lower("ÀB"), "àb");
+    }
+
+    #[test]
+    fn lower_ignores_case_pairs_newer_than_unicode_14() {
+        // U+A7CB LATIN CAPITAL LETTER RAMS HORN was added in Unicode 16.
+        assert_eq!(lower("\u{A7CB}"), "\u{A7CB}");
+    }
+
+    #[test]
+    fn whitespace_is_python_isspace() {
+        assert!(is_space('\u{1F}') && is_space('\u{A0}') && is_space('\u{3000}'));
+        assert!(!is_space('\u{200B}') && !is_space('x'));
+        let parts: Vec<&str> = split_whitespace(" a\u{A0}b\u{1C}c  ").collect();
+        assert_eq!(parts, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn word_chars_follow_python_re() {
+        assert!(is_word('é') && is_word('_') && is_word('٣') && is_word('中'));
+        assert!(!is_word('\u{301}') && !is_word('-') && !is_word(' '));
+        // Devanagari vowel sign AA is alphabetic in Rust but not `\w` in Python.
+        assert!(!is_word('\u{93E}'));
+    }
+
+    #[test]
+    fn float_repr_matches_python() {
+        let cases = [
+            (1.0, "1.0"),
+            (0.5, "0.5"),
+            (-2.5, "-2.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1e16, "1e+16"),
+            (1.5e-7, "1.5e-07"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (123456789012345.6, "123456789012345.6"),
+            (9999999999999998.0, "9999999999999998.0"),
+            (1e100, "1e+100"),
+            (-0.0, "-0.0"),
+            (f64::INFINITY, "inf"),
+            (f64::NAN, "nan"),
+            (2.5e-310, "2.5e-310"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(float_repr(value), expected, "{value:e}");
+        }
+    }
+}

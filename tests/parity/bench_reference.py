@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Times azure-ai-evaluation 1.18.10's F1ScoreEvaluator and _TaskNavigationEfficiencyEvaluator.
+
+Usage:  python bench_reference.py INPUTS.json
+Needs:  pip install azure-ai-evaluation==1.18.10   (CPython 3.11; no NLTK data)
+
+INPUTS.json (see tests/parity/README.md; a Rust xtask can write it):
+
+    {"f1": [{"response": str, "ground_truth": str}, ...],
+     "task_navigation": [{"response": [messages] | str, "ground_truth": [names] | [names, {tool: {param: value}}]
+                          | {"tool_names": [...], "parameters": {...}}}, ...],
+     "matching_mode": "exact_match"}            (optional, default exact_match)
+
+Each evaluator is called once per item after a warm-up pass over the first items, in a loop of
+whole passes lasting at least --min-seconds (default 2). Prints one JSON object:
+
+    {"f1_score_ns_per_item": float, "task_navigation_efficiency_ns_per_item": float}
+
+A list that is empty or absent gives null.
+"""
+
+import argparse
+import json
+import logging
+import time
+
+from azure.ai.evaluation import F1ScoreEvaluator
+from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
+
+
+def as_reference_ground_truth(value):
+    """agenteval's JSON spelling of the reference's tuple form -> the Python tuple."""
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], list):
+        return (value[0], value[1])
+    if isinstance(value, dict) and set(value) == {"tool_names", "parameters"}:
+        return (value["tool_names"], value["parameters"])
+    return value
+
+
+def time_per_item(evaluator, items, min_seconds, warmup):
+    if not items:
+        return None
+    for item in items[:warmup]:
+        evaluator(**item)
+    calls = 0
+    start = time.perf_counter_ns()
+    deadline = start + int(min_seconds * 1e9)
+    while True:
+        for item in items:
+            evaluator(**item)
+        calls += len(items)
+        now = time.perf_counter_ns()
+        if now >= deadline:
+            return (now - start) / calls
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("inputs")
+    parser.add_argument("--min-seconds", type=float, default=2.0)
+    parser.add_argument("--warmup", type=int, default=50)
+    args = parser.parse_args()
+    logging.disable(logging.CRITICAL)
+    with open(args.inputs, encoding="utf-8") as handle:
+        data = json.load(handle)
+    f1_items = [{"response": i["response"], "ground_truth": i["ground_truth"]} for i in data.get("f1", [])]
+    tne_items = [{"response": i["response"], "ground_truth": as_reference_ground_truth(i["ground_truth"])}
+                 for i in data.get("task_navigation", [])]
+    tne = _TaskNavigationEfficiencyEvaluator(matching_mode=data.get("matching_mode", "exact_match"))
+    result = {
+        "f1_score_ns_per_item": time_per_item(F1ScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
+        "task_navigation_efficiency_ns_per_item": time_per_item(tne, tne_items, args.min_seconds, args.warmup),
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,624 @@
+#!/usr/bin/env python3
+"""Generates the parity case files in tests/fixtures/parity/ from azure-ai-evaluation 1.18.10.
+
+Setup (CPython 3.11, as the reference notes were written against; no NLTK data is needed):
+
+    python3.11 -m venv .venv && .venv/bin/pip install azure-ai-evaluation==1.18.10
+    .venv/bin/python tests/parity/generate_cases.py
+
+Deterministic: hand-picked edge cases plus seeded random ones. Each file is
+`{"evaluator", "reference", "result_key", "cases": [case, ...]}`; a case is
+
+    {"name", "init": {...}, "inputs": {...}, <one of>:
+        "output": {flat reference dict; NaN written as the string "NaN"}
+        "error": "reference EvaluationException/ValueError message without the (UserError) prefix"
+        "crash": "ExceptionType: message"     (raw Python error; agenteval must reject the case)
+        "deviation": "why agenteval deliberately rejects what the reference accepts"}
+
+`crates/core/tests/parity.rs` replays every case through the Rust catalog, offline.
+"""
+
+import asyncio
+import json
+import math
+import pathlib
+import random
+import string
+import sys
+
+from azure.ai.evaluation import DocumentRetrievalEvaluator, F1ScoreEvaluator, RougeScoreEvaluator
+from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
+from azure.ai.evaluation._exceptions import EvaluationException
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+OUT = ROOT / "tests" / "fixtures" / "parity"
+REFERENCE = "azure-ai-evaluation 1.18.10"
+REFERENCE_VALUE_ERRORS = ("Invalid rouge type:", "rougen requires positive n:")
+
+
+def clean(value):
+    """JSON-safe copy of a reference output: NaN/inf floats become strings."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return value
+
+
+def run_reference(factory, init, inputs, to_python=lambda inputs: inputs):
+    """Builds and calls the reference; returns the outcome part of a case."""
+    try:
+        evaluator = factory(**init)
+        output = evaluator(**to_python(dict(inputs)))
+    except EvaluationException as error:
+        return {"error": error.message}
+    except ValueError as error:
+        if str(error).startswith(REFERENCE_VALUE_ERRORS):
+            return {"error": str(error)}
+        return {"crash": f"{type(error).__name__}: {error}"}
+    except Exception as error:  # noqa: BLE001 - every raw Python error is recorded as a crash
+        return {"crash": f"{type(error).__name__}: {error}"}
+    return {"output": clean(output)}
+
+
+def case(name, init, inputs, outcome):
+    entry = {"name": name, "init": init, "inputs": inputs}
+    entry.update(outcome)
+    json.dumps(entry, allow_nan=False)
+    return entry
+
+
+def write(file_name, evaluator, result_key, cases):
+    OUT.mkdir(parents=True, exist_ok=True)
+    document = {"evaluator": evaluator, "reference": REFERENCE, "result_key": result_key, "cases": cases}
+    text = json.dumps(document, ensure_ascii=False, indent=None, separators=(",", ":"), allow_nan=False)
+    path = OUT / file_name
+    path.write_text(text + "\n", encoding="utf-8")
+    print(f"{path.relative_to(ROOT)}: {len(cases)} cases, {len(text.encode()) // 1024} KiB")
+
+
+# --------------------------------------------------------------------------------------------
+# Text generators shared by F1 and ROUGE
+
+WORDS = ["the", "The", "THE", "a", "A", "an", "An", "and", "cat", "Cat", "dog", "sat", "on", "mat",
+         "Paris", "paris", "capital", "France", "is", "of", "théa", "café", "Café", "naïve", "İstanbul",
+         "istanbul", "\u212aelvin", "kelvin", "ΟΔΟΣ", "οδος", "Σ", "straße", "STRASSE", "ﬁle", "file",
+         "don't", "dont", "state-of-the-art", "U.S.", "e-mail", "a-the-an", "the_cat", "1,000", "3.14",
+         "“quoted”", "’s", "…", "–", "中文", "日本語", "٣", "x\u0301a", "\u0915\u093ea", "ǅ", "Ǆ", "ᾈ",
+         "\U0001d400", "\U0001f600", "42", "an-", "-the", "(a)", "[the]", "a.", "the,", "an!"]
+SPACES = [" ", " ", " ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2009", "\x1c", "\x1f", "\u200b", "\u2028",
+          "\x85", "\r\n"]
+PUNCT = list(string.punctuation) + ["“", "”", "’", "—", "¿", "¡", "«", "»"]
+
+
+def random_text(rng, max_words=14):
+    parts = []
+    for _ in range(rng.randint(0, max_words)):
+        word = rng.choice(WORDS)
+        roll = rng.random()
+        if roll < 0.15:
+            word += rng.choice(PUNCT)
+        elif roll < 0.25:
+            word = rng.choice(PUNCT) + word
+        elif roll < 0.32:
+            word = word.upper()
+        parts.append(word)
+        parts.append(rng.choice(SPACES))
+    return "".join(parts)
+
+
+def related_pair(rng):
+    response = random_text(rng)
+    roll = rng.random()
+    if roll < 0.45:
+        words = response.split()
+        rng.shuffle(words)
+        keep = words[: rng.randint(0, len(words))]
+        ground_truth = " ".join(keep + random_text(rng, 5).split())
+    elif roll < 0.55:
+        ground_truth = response
+    else:
+        ground_truth = random_text(rng)
+    return response, ground_truth
+
+
+def codepoint_soup(rng, count):
+    chars = []
+    while len(chars) < count:
+        c = rng.randrange(0x110000) if rng.random() < 0.5 else rng.randrange(0x3000)
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        chars.append(chr(c))
+        if rng.random() < 0.2:
+            chars.append(rng.choice([" a ", " the ", " an ", "a", " ", "Σ "]))
+    return "".join(chars)
+
+
+# --------------------------------------------------------------------------------------------
+# F1
+
+def f1_cases():
+    fixed = [
+        ("both empty", "", ""),
+        ("empty response", "", "the answer"),
+        ("only articles", "the a an", "a the"),
+        ("identical", "The cat sat on the mat.", "the cat sat on the mat"),
+        ("punctuation deleted", "don't stop", "dont stop"),
+        ("hyphen joins", "state-of-the-art", "state of the art"),
+        ("articles after punctuation", "a-the-an", "athean"),
+        ("underscore is a word char", "the_cat", "thecat"),
+        ("accented article neighbour", "théa a", "théa"),
+        ("and is not an article", "and an and", "and"),
+        ("kelvin sign", "\u212aelvin", "kelvin"),
+        ("dotted capital I", "İstanbul", "istanbul"),
+        ("final sigma", "ΟΔΟΣ", "οδος"),
+        ("sigma alone", "Σ", "σ"),
+        ("ligature unchanged", "ﬁle", "file"),
+        ("nbsp splits", "cat\u00a0dog", "cat dog"),
+        ("ideographic space", "cat\u3000dog", "cat dog"),
+        ("file separator splits", "cat\x1cdog", "cat dog"),
+        ("zero width space does not split", "cat\u200bdog", "cat dog"),
+        ("nfc vs nfd", "caf\u00e9", "cafe\u0301"),
+        ("unicode punctuation kept", "“quoted” – yes…", "quoted yes"),
+        ("duplicates multiset", "x x x y", "x y y"),
+        ("combining mark boundary", "x\u0301a b", "x\u0301 b"),
+        ("devanagari vowel sign boundary", "\u0915\u093ea", "\u0915\u093e"),
+        ("greek title case", "ǅ ᾈ", "ǆ ᾀι"),
+        ("new unicode case pair unchanged", "\ua7cb", "\ua7cb"),
+        ("long", "word " * 300, "word " * 200 + "other " * 100),
+    ]
+    cases = []
+    for name, response, ground_truth in fixed:
+        inputs = {"response": response, "ground_truth": ground_truth}
+        cases.append(case(name, {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
+    for threshold in [0.0, 1, 0.8, 2, -1, 0.4]:
+        inputs = {"response": "a b c d", "ground_truth": "a b x y"}
+        cases.append(case(f"threshold {threshold}", {"threshold": threshold}, inputs,
+                          run_reference(F1ScoreEvaluator, {"threshold": threshold}, inputs)))
+    for name, inputs in [("missing ground truth", {"response": "x"}),
+                         ("missing response", {"ground_truth": "x"}),
+                         ("null response", {"response": None, "ground_truth": "x"}),
+                         ("number response", {"response": 5, "ground_truth": "x"}),
+                         ("list ground truth", {"response": "x", "ground_truth": ["x"]})]:
+        cases.append(case(name, {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
+    cases.append(case("string threshold", {"threshold": "0.5"}, {"response": "x", "ground_truth": "x"},
+                      run_reference(F1ScoreEvaluator, {"threshold": "0.5"}, {"response": "x", "ground_truth": "x"})))
+    rng = random.Random(1)
+    for index in range(400):
+        response, ground_truth = related_pair(rng)
+        inputs = {"response": response, "ground_truth": ground_truth}
+        cases.append(case(f"random {index}", {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
+    for index in range(24):
+        soup = codepoint_soup(rng, 600)
+        other = soup.lower() if index % 2 else codepoint_soup(rng, 300) + soup[:300]
+        inputs = {"response": soup, "ground_truth": other}
+        cases.append(case(f"codepoint soup {index}", {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
+    return cases
+
+
+# --------------------------------------------------------------------------------------------
+# ROUGE
+
+def rouge_cases():
+    types = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rougeL", "rouge6", "rouge9", "rougeLsum"]
+    fixed = [
+        ("both empty", "", ""),
+        ("identical", "The quick brown fox.", "the quick brown fox"),
+        ("non ascii vanishes", "café İstanbul \u212a", "caf i stanbul k"),
+        ("response shorter", "the cat", "the cat sat on the mat"),
+        ("no overlap", "alpha beta", "gamma delta"),
+        ("repeated ngrams", "a a a a b", "a a b b"),
+        ("digits and underscores", "v1_2 x9", "v1 2 x9"),
+        ("multi line", "first line here\nsecond line\n\nthird", "second line\nfirst line\nthird here"),
+        ("only punctuation", "!!! ...", "??"),
+        ("single token", "word", "word"),
+    ]
+    cases = []
+    for rouge_type in types:
+        for name, response, ground_truth in fixed:
+            init = {"rouge_type": rouge_type}
+            inputs = {"response": response, "ground_truth": ground_truth}
+            cases.append(case(f"{rouge_type} {name}", init, inputs,
+                              run_reference(RougeScoreEvaluator, init, inputs)))
+    for init in [{"rouge_type": "rouge1", "precision_threshold": 0.9, "recall_threshold": 0.1, "f1_score_threshold": 0.3},
+                 {"rouge_type": "rougeL", "f1_score_threshold": 1.0},
+                 {"rouge_type": "rouge2", "precision_threshold": 0.0, "recall_threshold": 1.0},
+                 {"rouge_type": "rouge1", "precision_threshold": 1},
+                 {"rouge_type": "rouge1", "recall_threshold": "0.5"},
+                 {"rouge_type": "rouge1", "f1_score_threshold": True},
+                 {"rouge_type": "rouge1", "f1_score_threshold": None},
+                 {"rouge_type": "rougeX", "f1_score_threshold": 2},
+                 {"rouge_type": "rougeX"},
+                 {"rouge_type": "rouge0"},
+                 {"rouge_type": "rouge10"},
+                 {"rouge_type": "Rouge1"},
+                 {"rouge_type": "rouge3\n"},
+                 {"rouge_type": "rouge1 "}]:
+        inputs = {"response": "the cat sat on a mat", "ground_truth": "a cat sat on the mat"}
+        cases.append(case(f"init {init}", init, inputs, run_reference(RougeScoreEvaluator, init, inputs)))
+    for name, inputs in [("missing response", {"ground_truth": "x"}),
+                         ("number ground truth", {"response": "x", "ground_truth": 3})]:
+        init = {"rouge_type": "rouge1"}
+        cases.append(case(name, init, inputs, run_reference(RougeScoreEvaluator, init, inputs)))
+    rng = random.Random(2)
+    for index in range(360):
+        rouge_type = types[index % len(types)]
+        response, ground_truth = related_pair(rng)
+        if rouge_type == "rougeLsum" and rng.random() < 0.7:
+            response = response.replace(" ", "\n", rng.randint(0, 3))
+            ground_truth = ground_truth.replace(" ", "\n", rng.randint(0, 3))
+        init = {"rouge_type": rouge_type}
+        inputs = {"response": response, "ground_truth": ground_truth}
+        cases.append(case(f"random {index} {rouge_type}", init, inputs,
+                          run_reference(RougeScoreEvaluator, init, inputs)))
+    return cases
+
+
+# --------------------------------------------------------------------------------------------
+# Task navigation efficiency
+
+def tne_to_python(inputs):
+    """Applies agenteval's JSON spelling of the reference's tuple form."""
+    for key in ("ground_truth", "expected_actions"):
+        value = inputs.get(key)
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], list):
+            inputs[key] = (value[0], value[1])
+        elif isinstance(value, dict) and set(value) == {"tool_names", "parameters"}:
+            inputs[key] = (value["tool_names"], value["parameters"])
+    return inputs
+
+
+def call(name, arguments=None, **extra):
+    item = {"type": "tool_call", "name": name}
+    if arguments is not None:
+        item["arguments"] = arguments
+    item.update(extra)
+    return {"role": "assistant", "content": [item]}
+
+
+def tne_case(name, init, inputs):
+    outcome = run_reference(_TaskNavigationEfficiencyEvaluator, init, inputs, tne_to_python)
+    return case(name, init, inputs, outcome)
+
+
+PARAM_VALUES = [1, 1.0, "1", "1.0", True, "True", "true", None, "None", 0.1 + 0.2, 1e16, 1e-7, -0.0, 0,
+                "x", "é", ["é"], '["\\u00e9"]', {"b": 1, "a": 2}, '{"a": 2, "b": 1}', [1, True, None],
+                {"n": {"z": [1.5, "a"]}}, 12345678901234567890, 2.5e-310, "", [], {}]
+
+
+def tne_cases():
+    cases = []
+    modes = ["exact_match", "in_order_match", "any_order_match"]
+    base = [call("search"), call("book"), call("pay")]
+    shapes = [
+        ("exact", base, ["search", "book", "pay"]),
+        ("extra step", base + [call("log")], ["search", "book", "pay"]),
+        ("reordered", [base[1], base[0], base[2]], ["search", "book", "pay"]),
+        ("missing step", base[:2], ["search", "book", "pay"]),
+        ("duplicates agent", base + [call("book")], ["search", "book", "book", "pay"]),
+        ("duplicates expected", base, ["book", "book"]),
+        ("no tool calls", [{"role": "assistant", "content": [{"type": "text", "text": "hi"}]}], ["search"]),
+        ("empty response list", [], ["search"]),
+        ("names stripped", [call("  search\n"), call("book\u3000")], [" search", "book "]),
+        ("case sensitive names", [call("Search")], ["search"]),
+        ("non string names", [call(5), call(None), call(True), call(1.5)], ["5", "None", "True", "1.5"]),
+        ("other roles ignored", [{"role": "user", "content": "x"}, {"role": "tool", "content": [{"type": "tool_result", "tool_result": 1}], "tool_call_id": "c1"}, call("search", tool_call_id="c1")], ["search"]),
+        ("function_call not normalised", [{"role": "assistant", "content": [{"type": "function_call", "name": "search"}]}], ["search"]),
+        ("several calls in one message", [{"role": "assistant", "content": [{"type": "tool_call", "name": "a"}, {"type": "text", "text": "t"}, {"type": "tool_call", "name": "b"}]}], ["a", "b"]),
+    ]
+    for mode in modes:
+        for name, response, expected in shapes:
+            cases.append(tne_case(f"{mode} {name}", {"matching_mode": mode}, {"response": response, "ground_truth": expected}))
+    # parameter matching
+    for index, value in enumerate(PARAM_VALUES):
+        for other in PARAM_VALUES:
+            if other is not value and (PARAM_VALUES.index(other) + index) % 3:
+                continue
+            expected = [["tool"], {"tool": {"p": other}}]
+            response = [call("tool", {"p": value})]
+            cases.append(tne_case(f"param {value!r} vs {other!r}", {}, {"response": response, "ground_truth": expected}))
+    param_shapes = [
+        ("object form", [call("s", {"q": "x"})], {"tool_names": ["s"], "parameters": {"s": {"q": "x"}}}),
+        ("string arguments", [call("s", '{"q": "x", "n": 1}')], [["s"], {"s": {"n": "1", "q": "x"}}]),
+        ("non dict string arguments", [call("s", "[1, 2]")], [["s"], {}]),
+        ("number string arguments", [call("s", "3")], [["s"], {"s": {}}]),
+        ("invalid json arguments", [call("s", "{q: x}")], [["s"], {}]),
+        ("empty string arguments", [call("s", "")], ["s"]),
+        ("nan arguments", [call("s", '{"x": NaN, "y": Infinity}')], [["s"], {"s": {"x": "nan", "y": "inf"}}]),
+        ("list arguments ignored", [call("s", [1, 2])], [["s"], {}]),
+        ("extra agent param", [call("s", {"q": "x", "z": 1})], [["s"], {"s": {"q": "x"}}]),
+        ("missing agent param", [call("s", {})], [["s"], {"s": {"q": "x"}}]),
+        ("params apply to every occurrence", [call("s", {"q": "x"}), call("s", {"q": "y"})], [["s", "s"], {"s": {"q": "x"}}]),
+        ("param keys not stripped", [call("s", {"q": "x"})], [[" s"], {" s": {"q": "x"}}]),
+        ("stripped lookup", [call("s", {"q": "x"})], [[" s"], {"s": {"q": "x"}}]),
+        ("duplicate keys in string args", [call("s", '{"q": "x", "q": "y"}')], [["s"], {"s": {"q": "y"}}]),
+        ("big int in string args", [call("s", '{"q": 123456789012345678901234567890}')], [["s"], {"s": {"q": "123456789012345678901234567890"}}]),
+        ("unicode escapes", [call("s", {"q": ["é", "😀"]})], [["s"], {"s": {"q": '["\\u00e9", "\\ud83d\\ude00"]'}}]),
+        ("nested sort keys", [call("s", {"q": {"b": {"d": 1, "c": [True, None]}, "a": 0.5}})], [["s"], {"s": {"q": {"a": 0.5, "b": {"c": [True, None], "d": 1}}}}]),
+    ]
+    for mode in modes:
+        for name, response, expected in param_shapes:
+            cases.append(tne_case(f"{mode} {name}", {"matching_mode": mode}, {"response": response, "ground_truth": expected}))
+    # string inputs and aliases
+    response = [call("a"), call("b")]
+    string_inputs = [
+        ("json string response", {"response": json.dumps(response), "ground_truth": ["a", "b"]}),
+        ("json string ground truth", {"response": response, "ground_truth": '["a", "b"]'}),
+        ("json string tuple is a list", {"response": response, "ground_truth": '[["a"], {}]'}),
+        ("double encoded response", {"response": json.dumps(json.dumps(response)), "ground_truth": ["a"]}),
+        ("double encoded ground truth", {"response": response, "ground_truth": json.dumps(json.dumps(["a"]))}),
+        ("invalid json response", {"response": "[{", "ground_truth": ["a"]}),
+        ("null string response", {"response": "null", "ground_truth": ["a"]}),
+        ("zero string ground truth", {"response": response, "ground_truth": "0"}),
+        ("empty string ground truth", {"response": response, "ground_truth": ""}),
+        ("plain string ground truth", {"response": response, "ground_truth": "a"}),
+        ("aliases", {"actions": response, "expected_actions": ["a", "b"]}),
+        ("canonical wins", {"response": response, "actions": [], "ground_truth": ["a", "b"], "expected_actions": ["x"]}),
+        ("alias fills null canonical", {"response": None, "actions": response, "ground_truth": ["a", "b"]}),
+        ("string aliases", {"actions": json.dumps(response), "expected_actions": '["b"]'}),
+    ]
+    for mode in modes:
+        for name, inputs in string_inputs:
+            cases.append(tne_case(f"{mode} {name}", {"matching_mode": mode}, inputs))
+    # validation
+    good = [call("a")]
+    invalid = [
+        ("missing response", {"ground_truth": ["a"]}),
+        ("missing ground truth", {"response": good}),
+        ("response dict", {"response": {"role": "assistant"}, "ground_truth": ["a"]}),
+        ("response number", {"response": 3, "ground_truth": ["a"]}),
+        ("action not dict", {"response": [good[0], "x"], "ground_truth": ["a"]}),
+        ("action list", {"response": [[1]], "ground_truth": ["a"]}),
+        ("missing role", {"response": [{"content": []}], "ground_truth": ["a"]}),
+        ("null role", {"response": [{"role": None}], "ground_truth": ["a"]}),
+        ("float role", {"response": [{"role": 1.5}], "ground_truth": ["a"]}),
+        ("assistant without content", {"response": [{"role": "assistant"}], "ground_truth": ["a"]}),
+        ("assistant null content", {"response": [{"role": "assistant", "content": None}], "ground_truth": ["a"]}),
+        ("assistant string content", {"response": [{"role": "assistant", "content": "hi"}], "ground_truth": ["a"]}),
+        ("content item not dict", {"response": [{"role": "assistant", "content": ["x"]}], "ground_truth": ["a"]}),
+        ("tool call without name", {"response": [{"role": "assistant", "content": [{"type": "tool_call"}]}], "ground_truth": ["a"]}),
+        ("user content unchecked", {"response": [{"role": "user", "content": 5}], "ground_truth": ["a"]}),
+        ("empty list ground truth", {"response": good, "ground_truth": []}),
+        ("empty dict ground truth", {"response": good, "ground_truth": {}}),
+        ("false ground truth", {"response": good, "ground_truth": False}),
+        ("zero ground truth", {"response": good, "ground_truth": 0}),
+        ("number ground truth", {"response": good, "ground_truth": 3}),
+        ("true ground truth", {"response": good, "ground_truth": True}),
+        ("dict ground truth", {"response": good, "ground_truth": {"a": 1}}),
+        ("non string expected", {"response": good, "ground_truth": ["a", None]}),
+        ("pair of strings is a list", {"response": good, "ground_truth": ["a", {"a": {}}]}),
+        ("tuple empty names", {"response": good, "ground_truth": [[], {}]}),
+        ("tuple non string name", {"response": good, "ground_truth": [["a", 2], {}]}),
+        ("tuple params not dict", {"response": good, "ground_truth": [["a"], []]}),
+        ("tuple params list", {"response": good, "ground_truth": [["a"], ["x"]]}),
+        ("tuple tool params not dict", {"response": good, "ground_truth": [["a"], {"a": "x"}]}),
+        ("object form extra key", {"response": good, "ground_truth": {"tool_names": ["a"], "parameters": {}, "x": 1}}),
+        ("object form names not list", {"response": good, "ground_truth": {"tool_names": "a", "parameters": {}}}),
+        ("response error wins", {"response": 1, "ground_truth": []}),
+    ]
+    for name, inputs in invalid:
+        cases.append(tne_case(name, {}, inputs))
+    for init in [{"matching_mode": "fuzzy"}, {"matching_mode": "EXACT_MATCH"}, {"matching_mode": None},
+                 {"matching_mode": 1}, {"matching_mode": ["exact_match"]}, {"matching_mode": "any_order_match"}]:
+        cases.append(tne_case(f"init {init}", init, {"response": good, "ground_truth": ["a"]}))
+    # crashes in the reference
+    crashes = [
+        ("unhashable tool call id", [call("a", tool_call_id=["x"])], ["a"]),
+        ("unhashable tool message id", [call("a"), {"role": "tool", "tool_call_id": {"k": 1}, "content": [{"type": "tool_result", "tool_result": 1}]}], ["a"]),
+        ("tool result missing", [call("a", tool_call_id=1), {"role": "tool", "tool_call_id": True, "content": [{"type": "tool_result"}]}], ["a"]),
+        ("tool result missing string id", [call("a", tool_call_id="c"), {"role": "tool", "tool_call_id": "c", "content": [{"type": "tool_result"}]}], ["a"]),
+    ]
+    for name, response, expected in crashes:
+        cases.append(tne_case(name, {}, {"response": response, "ground_truth": expected}))
+    no_crash = [
+        ("falsy unhashable tool message id ignored", [call("a"), {"role": "tool", "tool_call_id": [], "content": [{"type": "tool_result"}]}], ["a"]),
+        ("tool result missing but other id", [call("a", tool_call_id="d"), {"role": "tool", "tool_call_id": "c", "content": [{"type": "tool_result"}]}], ["a"]),
+        ("tool result present", [call("a", tool_call_id="c"), {"role": "tool", "tool_call_id": "c", "content": [{"type": "tool_result", "tool_result": None}]}], ["a"]),
+        ("nested depth 60", [call("a", {"p": json.loads("[" * 60 + "]" * 60)})], [["a"], {"a": {"p": json.loads("[" * 60 + "]" * 60)}}]),
+    ]
+    for name, response, expected in no_crash:
+        cases.append(tne_case(name, {}, {"response": response, "ground_truth": expected}))
+    cases.append(case("container tool name", {}, {"response": [call(["a"])], "ground_truth": ["['a']"]}, {
+        "deviation": "tool names that are lists or objects are rejected (the reference compares their Python repr)"}))
+    # random
+    rng = random.Random(3)
+    names = ["search", "book", "pay", "log", " pay", "Search"]
+    for index in range(420):
+        agent = []
+        for _ in range(rng.randint(0, 6)):
+            name = rng.choice(names)
+            args = {k: rng.choice(PARAM_VALUES) for k in rng.sample(["q", "n", "x"], rng.randint(0, 2))}
+            if rng.random() < 0.2:
+                args = json.dumps(args)
+            agent.append(call(name, args))
+            if rng.random() < 0.2:
+                agent.append({"role": "tool", "tool_call_id": "c", "content": [{"type": "tool_result", "tool_result": "ok"}]})
+        expected_names = [rng.choice(names).strip() if rng.random() < 0.5 else rng.choice(names) for _ in range(rng.randint(1, 5))]
+        if rng.random() < 0.5:
+            params = {}
+            for name in sorted(set(expected_names)):
+                if rng.random() < 0.7:
+                    params[name.strip()] = {k: rng.choice(PARAM_VALUES) for k in rng.sample(["q", "n", "x"], rng.randint(0, 2))}
+            expected = [expected_names, params]
+        else:
+            expected = expected_names
+        if rng.random() < 0.5:
+            # Reuse agent parameters so matches are likely.
+            if isinstance(expected, list) and len(expected) == 2 and isinstance(expected[0], list):
+                for message in agent:
+                    for item in message.get("content", []):
+                        if isinstance(item, dict) and isinstance(item.get("arguments"), dict) and rng.random() < 0.5:
+                            expected[1][str(item["name"]).strip()] = item["arguments"]
+            else:
+                expected = [str(m["content"][0]["name"]).strip() for m in agent if m["role"] == "assistant"] or expected
+        mode = modes[index % 3]
+        inputs = {"response": agent, "ground_truth": expected}
+        if rng.random() < 0.1:
+            inputs = {"response": json.dumps(agent), "ground_truth": expected}
+        cases.append(tne_case(f"random {index} {mode}", {"matching_mode": mode}, inputs))
+    return cases
+
+
+# --------------------------------------------------------------------------------------------
+# Document retrieval
+
+class NumericFidelity(DocumentRetrievalEvaluator):
+    """The reference with agenteval's documented fix: fidelity weights in numeric label order."""
+
+    def _compute_fidelity(self, result_docs_groundtruth_labels, ideal_docs_groundtruth_labels):
+        def weighted(labels):
+            s = self.ground_truth_label_min + 1
+            label_counts = {i: 0 for i in range(s, self.ground_truth_label_max + 1)}
+            for label in labels:
+                if label >= s:
+                    label_counts[label] += 1
+            counts = [count for _, count in sorted(label_counts.items())]
+            weights = [(math.pow(2, i + 1) - 1) for i in range(s, self.ground_truth_label_max + 1)]
+            return sum(c * w for c, w in zip(counts, weights))
+
+        results = weighted(result_docs_groundtruth_labels)
+        index = weighted(ideal_docs_groundtruth_labels)
+        if index == 0:
+            return math.nan
+        return results / float(index)
+
+
+def labels_sort_as_text(init):
+    """Whether text and numeric order of the fidelity labels agree (or the config is rejected)."""
+    low = init.get("ground_truth_label_min", 0)
+    high = init.get("ground_truth_label_max", 4)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
+        return True
+    return low + 1 >= 0 and high <= 9
+
+
+def has_bool_label(inputs):
+    qrels = inputs.get("retrieval_ground_truth")
+    return isinstance(qrels, list) and any(
+        isinstance(q, dict) and isinstance(q.get("query_relevance_label"), bool) for q in qrels)
+
+
+def dr_case(name, init, inputs):
+    if has_bool_label(inputs):
+        reference = run_reference(DocumentRetrievalEvaluator, init, inputs)
+        return case(name, init, inputs, {
+            "deviation": f"booleans are not relevance labels (reference: {sorted(reference)[0]})",
+            "error": "Query relevance labels must be integer values.",
+        })
+    if labels_sort_as_text(init):
+        return case(name, init, inputs, run_reference(DocumentRetrievalEvaluator, init, inputs))
+    entry = case(name, init, inputs, run_reference(NumericFidelity, init, inputs))
+    entry["patched"] = "fidelity weights in numeric label order"
+    return entry
+
+
+def qrel(doc_id, label):
+    return {"document_id": doc_id, "query_relevance_label": label}
+
+
+def doc(doc_id, score):
+    return {"document_id": doc_id, "relevance_score": score}
+
+
+def dr_cases():
+    cases = []
+    q = [qrel("a", 4), qrel("b", 3), qrel("c", 1), qrel("d", 0)]
+    fixed = [
+        ("perfect", {}, q, [doc("a", 9), doc("b", 8), doc("c", 7), doc("d", 1)]),
+        ("reversed", {}, q, [doc("d", 9), doc("c", 8), doc("b", 7), doc("a", 1)]),
+        ("no retrieved", {}, q, []),
+        ("retrieved not a list", {}, q, {"a": 1}),
+        ("retrieved string", {}, q, "abc"),
+        ("all unlabelled", {}, q, [doc("x", 1), doc("y", 2)]),
+        ("only zero labels", {}, q, [doc("d", 1)]),
+        ("holes with duplicates", {}, q, [doc("x", 3), doc("x", 2), doc("a", 1)]),
+        ("duplicate retrieved last score wins", {}, q, [doc("a", 1), doc("b", 5), doc("a", 9)]),
+        ("duplicate qrel last label wins", {}, [qrel("a", 1), qrel("a", 4)], [doc("a", 1)]),
+        ("ties keep first order", {}, q, [doc("c", 1), doc("a", 1), doc("b", 1)]),
+        ("int and float scores", {}, q, [doc("c", 2), doc("a", 1.5), doc("b", 2.0)]),
+        ("bool score", {}, q, [doc("c", True), doc("a", False)]),
+        ("numeric ids merge", {}, [qrel(1, 4), qrel("1", 2)], [doc(1.0, 1), doc(True, 0.5), doc("1", 0.2)]),
+        ("fewer than three", {}, q, [doc("c", 1)]),
+        ("unlabelled counts as zero in range", {"ground_truth_label_min": 1, "ground_truth_label_max": 5}, [qrel("a", 3), qrel("b", 1)], [doc("x", 5), doc("a", 4)]),
+        ("labels above nine", {"ground_truth_label_max": 12}, [qrel("a", 10), qrel("b", 2), qrel("c", 12)], [doc("a", 3), doc("b", 2), doc("c", 1)]),
+        ("negative range", {"ground_truth_label_min": -3, "ground_truth_label_max": 2}, [qrel("a", -3), qrel("b", -1), qrel("c", 2)], [doc("b", 3), doc("c", 2), doc("a", 1)]),
+        ("negative range with hole", {"ground_truth_label_min": -3, "ground_truth_label_max": 2}, [qrel("a", -3), qrel("b", 1)], [doc("x", 3), doc("a", 2), doc("b", 1)]),
+        ("fidelity nan", {}, [qrel("a", 0), qrel("b", 0)], [doc("a", 1)]),
+        ("thresholds custom", {"ndcg_threshold": 0.2, "xdcg_threshold": 10, "fidelity_threshold": 0.1, "top1_relevance_threshold": 2, "top3_max_relevance_threshold": 3.5, "total_retrieved_documents_threshold": 2, "total_ground_truth_documents_threshold": 4.0}, q, [doc("b", 3), doc("a", 2)]),
+        ("wide range", {"ground_truth_label_min": 0, "ground_truth_label_max": 100}, [qrel("a", 100), qrel("b", 50)], [doc("b", 2), doc("a", 1)]),
+        ("max 1022", {"ground_truth_label_max": 1022}, [qrel("a", 1022)], [doc("a", 1)]),
+        ("max 1023 crashes", {"ground_truth_label_max": 1023}, [qrel("a", 3)], [doc("a", 1)]),
+        ("max 1023 no relevant result", {"ground_truth_label_max": 1023}, [qrel("a", 3)], [doc("x", 1)]),
+        ("all negative with hole crashes", {"ground_truth_label_min": -5, "ground_truth_label_max": -1}, [qrel("a", -1), qrel("b", -3)], [doc("a", 2), doc("x", 1)]),
+        ("all negative no hole", {"ground_truth_label_min": -5, "ground_truth_label_max": -1}, [qrel("a", -1), qrel("b", -3)], [doc("a", 2), doc("b", 1)]),
+        ("idcg zero crashes", {"ground_truth_label_min": -2}, [qrel("a", 0), qrel("b", 0), qrel("c", 0), qrel("d", -1)], [doc("d", 1)]),
+        ("unhashable id with results", {}, [qrel(["a"], 1)], [doc("a", 1)]),
+        ("unhashable id without results", {}, [qrel(["a"], 1)], []),
+        ("unhashable retrieved id", {}, [qrel("a", 1)], [doc({"a": 1}, 1)]),
+        ("large ints", {"ground_truth_label_max": 7}, [qrel(10**15, 7)], [doc(10**15, 10**18), doc(10**15 + 1, 10**18 + 1)]),
+    ]
+    for name, init, qrels, docs in fixed:
+        cases.append(dr_case(name, init, {"retrieval_ground_truth": qrels, "retrieved_documents": docs}))
+    invalid = [
+        ("missing retrieved", {"retrieval_ground_truth": q}),
+        ("missing ground truth", {"retrieved_documents": []}),
+        ("empty ground truth", {"retrieval_ground_truth": [], "retrieved_documents": []}),
+        ("falsy dict ground truth", {"retrieval_ground_truth": {}, "retrieved_documents": []}),
+        ("zero ground truth", {"retrieval_ground_truth": 0, "retrieved_documents": []}),
+        ("string ground truth", {"retrieval_ground_truth": "abc", "retrieved_documents": []}),
+        ("dict ground truth", {"retrieval_ground_truth": {"a": 1}, "retrieved_documents": []}),
+        ("number ground truth", {"retrieval_ground_truth": 3, "retrieved_documents": []}),
+        ("qrel not dict", {"retrieval_ground_truth": ["a"], "retrieved_documents": []}),
+        ("qrel missing label", {"retrieval_ground_truth": [{"document_id": "a"}], "retrieved_documents": []}),
+        ("qrel null id", {"retrieval_ground_truth": [qrel(None, 1)], "retrieved_documents": []}),
+        ("float label", {"retrieval_ground_truth": [qrel("a", 2.0)], "retrieved_documents": []}),
+        ("string label", {"retrieval_ground_truth": [qrel("a", "2")], "retrieved_documents": []}),
+        ("bool label", {"retrieval_ground_truth": [qrel("a", True)], "retrieved_documents": [doc("a", 1)]}),
+        ("bool label no docs", {"retrieval_ground_truth": [qrel("a", False)], "retrieved_documents": []}),
+        ("label below min", {"retrieval_ground_truth": [qrel("a", -1)], "retrieved_documents": []}),
+        ("label above max", {"retrieval_ground_truth": [qrel("a", 5)], "retrieved_documents": []}),
+        ("doc not dict", {"retrieval_ground_truth": q, "retrieved_documents": [1]}),
+        ("doc missing score", {"retrieval_ground_truth": q, "retrieved_documents": [{"document_id": "a"}]}),
+        ("doc string score", {"retrieval_ground_truth": q, "retrieved_documents": [doc("a", "1")]}),
+        ("doc null score", {"retrieval_ground_truth": q, "retrieved_documents": [doc("a", None)]}),
+        ("label error before doc error", {"retrieval_ground_truth": [qrel("a", 9)], "retrieved_documents": [1]}),
+    ]
+    for name, inputs in invalid:
+        cases.append(dr_case(name, {}, inputs))
+    for init in [{"ground_truth_label_min": 4}, {"ground_truth_label_min": 5, "ground_truth_label_max": 1},
+                 {"ground_truth_label_min": 1.0}, {"ground_truth_label_max": "4"}, {"ground_truth_label_max": None},
+                 {"ndcg_threshold": None}, {"ndcg_threshold": "0.5"}, {"fidelity_threshold": None}]:
+        cases.append(dr_case(f"init {init}", init, {"retrieval_ground_truth": q, "retrieved_documents": [doc("a", 1)]}))
+    rng = random.Random(4)
+    for index in range(260):
+        low = rng.choice([0, 0, 0, 1, -2, 2])
+        high = low + rng.choice([1, 2, 3, 4, 4, 4, 6, 9, 12])
+        init = {}
+        if low != 0 or high != 4:
+            init = {"ground_truth_label_min": low, "ground_truth_label_max": high}
+        if rng.random() < 0.3:
+            init["ndcg_threshold"] = rng.choice([0.0, 0.3, 0.9, 1, 0.5])
+            init["xdcg_threshold"] = rng.choice([0, 10.0, 30, 50.0])
+            init["top1_relevance_threshold"] = rng.choice([1, 2.0, 3])
+        ids = [f"d{i}" for i in range(rng.randint(1, 9))] + [1, 2.0]
+        qrels = [qrel(rng.choice(ids), rng.randint(low, high)) for _ in range(rng.randint(1, 8))]
+        docs = [doc(rng.choice(ids), rng.choice([rng.randint(0, 5), round(rng.random() * 10, 3), rng.random()]))
+                for _ in range(rng.randint(0, 9))]
+        cases.append(dr_case(f"random {index}", init, {"retrieval_ground_truth": qrels, "retrieved_documents": docs}))
+    return cases
+
+
+def main():
+    if sys.version_info[:2] != (3, 11):
+        print("warning: the committed fixtures were generated with CPython 3.11", file=sys.stderr)
+    write("f1_score.json", "builtin.f1_score", "f1_score", f1_cases())
+    write("rouge_score.json", "builtin.rouge_score", "rouge", rouge_cases())
+    write("task_navigation_efficiency.json", "builtin.task_navigation_efficiency", "task_navigation_efficiency", tne_cases())
+    write("document_retrieval.json", "builtin.document_retrieval", "document_retrieval", dr_cases())
+
+
+if __name__ == "__main__":
+    asyncio.set_event_loop(asyncio.new_event_loop())
+    main()
