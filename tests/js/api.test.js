@@ -142,7 +142,7 @@ test("an AbortSignal cancels a run before and during scoring", async () => {
 test("custom evaluators run sync or async and their results are validated", async () => {
   const calls = [];
   const custom = {
-    longEnough: (input, options) => input.response.length >= (options.min ?? 3),
+    longEnough: (input, options) => input.response.length >= (options.options?.min ?? 3),
     scored: async (input, options, context) => {
       calls.push(context);
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -156,7 +156,7 @@ test("custom evaluators run sync or async and their results are validated", asyn
   };
   const outcome = await agenteval.scoreItem(
     { prompt: "What is 2+2?", response: "four", expected_response: "4" },
-    { longEnough: { min: 10 }, scored: { threshold: 0.5 }, wrong: {}, throws: {}, rejects: {} },
+    { longEnough: { options: { min: 10 } }, scored: { threshold: 0.5 }, wrong: {}, throws: {}, rejects: {} },
     { custom },
   );
   const [longEnough, scored, wrong, throws, rejects] = outcome.results;

@@ -39,7 +39,9 @@ console.log(thresholds.map((option) => option.default), version().length);
 
 const polite: CustomEvaluator = async (input, options, context) => {
   const response = typeof input.response === "string" ? input.response : "";
-  const wanted = typeof options.word === "string" ? options.word : "thanks";
+  const settings = options.options;
+  const word = settings !== null && typeof settings === "object" && !Array.isArray(settings) ? settings.word : undefined;
+  const wanted = typeof word === "string" ? word : "thanks";
   return { score: response.includes(wanted) ? 1 : 0, reason: `checked ${context.evaluator} on item ${context.index}` };
 };
 
