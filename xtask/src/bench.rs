@@ -117,7 +117,7 @@ pub fn run() -> Result<(), String> {
     example(&["write-document", &document.display().to_string(), "100000"]).run()?;
     cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
 
-    let cli = root.join("target/release/agenteval");
+    let cli = wasm::target_dir().join("release/agenteval");
     let scored = dir.join("document-100k.scored.json");
     let mut best = f64::INFINITY;
     for _ in 0..3 {

@@ -49,7 +49,7 @@ fn example() -> Result<(), String> {
     let out = root.join("target/example");
     std::fs::create_dir_all(&out)
         .map_err(|error| format!("cannot create {}: {error}", out.display()))?;
-    let cli = root.join("target/release/agenteval");
+    let cli = wasm::target_dir().join("release/agenteval");
     let m365 = root.join("examples/m365-demo.json");
     let foundry = root.join("examples/foundry-demo.jsonl");
     let foundry_config = root.join("examples/foundry-config.json");
@@ -123,14 +123,14 @@ fn build_cli() -> Result<(), String> {
 fn fuzz(seconds: &str) -> Result<(), String> {
     run::ensure_cargo_tool("cargo-fuzz", "cargo-fuzz", None)?;
     let root = project_root();
-    cargo([
-        "fuzz",
-        "run",
-        "parse_document",
-        "--",
-        &format!("-max_total_time={seconds}"),
-    ])
-    .dir(root.join("fuzz"))
-    .env("RUSTC_BOOTSTRAP", "1")
-    .run()
+    let corpus = root.join("fuzz/corpus/parse_document");
+    std::fs::create_dir_all(&corpus)
+        .map_err(|error| format!("cannot create {}: {error}", corpus.display()))?;
+    cargo(["fuzz", "run", "parse_document"])
+        .arg(&corpus)
+        .arg(root.join("fuzz/seeds"))
+        .args(["--", &format!("-max_total_time={seconds}")])
+        .dir(root.join("fuzz"))
+        .env("RUSTC_BOOTSTRAP", "1")
+        .run()
 }
