@@ -13,6 +13,7 @@ mod extract;
 mod pyjson;
 mod validate;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -94,10 +95,10 @@ struct Step {
 
 /// The expected steps after validation.
 #[derive(Debug)]
-struct Expected {
+struct Expected<'a> {
     names: Vec<String>,
     /// `Some` in the tuple form: parameters by (unstripped) tool name.
-    params: Option<Vec<(String, PyValue)>>,
+    params: Option<Vec<(Cow<'a, str>, PyValue<'a>)>>,
 }
 
 /// Python `str.strip()`.
@@ -106,24 +107,24 @@ fn strip(text: &str) -> String {
 }
 
 /// `_normalize_param_value`: strings as they are, lists and dicts as sorted JSON, else `str()`.
-fn render_param(value: &PyValue) -> String {
+fn render_param(value: &PyValue<'_>) -> String {
     match value {
-        PyValue::Str(text) => text.clone(),
+        PyValue::Str(text) => text.to_string(),
         PyValue::List(_) | PyValue::Dict(_) => value.dumps_sorted(),
         other => other.scalar_str().unwrap_or_default(),
     }
 }
 
-fn param_pairs(params: &[(String, PyValue)]) -> Vec<(String, String)> {
+fn param_pairs(params: &[(Cow<'_, str>, PyValue<'_>)]) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = params
         .iter()
-        .map(|(key, value)| (key.clone(), render_param(value)))
+        .map(|(key, value)| (key.to_string(), render_param(value)))
         .collect();
     pairs.sort();
     pairs
 }
 
-fn steps(calls: Vec<extract::ToolCall>, expected: &Expected) -> (Vec<Step>, Vec<Step>) {
+fn steps(calls: Vec<extract::ToolCall<'_>>, expected: &Expected<'_>) -> (Vec<Step>, Vec<Step>) {
     match &expected.params {
         None => (
             calls

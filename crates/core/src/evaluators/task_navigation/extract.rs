@@ -4,14 +4,16 @@
 //! Where the reference crashes with a raw Python error (unhashable `tool_call_id`, a matched tool
 //! result without `tool_result`) we return our own message instead.
 
+use std::borrow::Cow;
+
 use super::pyjson::{DecodeError, PyValue};
 use super::strip;
 
 /// One tool call: stripped name and its argument dict.
 #[derive(Debug)]
-pub(super) struct ToolCall {
+pub(super) struct ToolCall<'a> {
     pub(super) name: String,
-    pub(super) params: Vec<(String, PyValue)>,
+    pub(super) params: Vec<(Cow<'a, str>, PyValue<'a>)>,
 }
 
 /// A hashable Python scalar, normalised so that `==` is Python's (`1 == 1.0 == True`).
@@ -24,25 +26,25 @@ enum Key {
     Str(String),
 }
 
-fn key(value: &PyValue) -> Option<Key> {
+fn key(value: &PyValue<'_>) -> Option<Key> {
     Some(match value {
         PyValue::None => Key::None,
         PyValue::Bool(flag) => Key::Int(i128::from(*flag)),
         PyValue::Int(digits) => digits
             .parse::<i128>()
-            .map_or_else(|_| Key::BigInt(digits.clone()), Key::Int),
+            .map_or_else(|_| Key::BigInt(digits.to_string()), Key::Int),
         PyValue::Float(float)
             if float.is_finite() && float.fract() == 0.0 && float.abs() < 1e38 =>
         {
             Key::Int(*float as i128)
         }
         PyValue::Float(float) => Key::Float(*float),
-        PyValue::Str(text) => Key::Str(text.clone()),
+        PyValue::Str(text) => Key::Str(text.to_string()),
         PyValue::List(_) | PyValue::Dict(_) => return None,
     })
 }
 
-fn is_str(value: Option<&PyValue>, expected: &str) -> bool {
+fn is_str(value: Option<&PyValue<'_>>, expected: &str) -> bool {
     matches!(value, Some(PyValue::Str(text)) if text == expected)
 }
 
@@ -51,9 +53,9 @@ fn is_str(value: Option<&PyValue>, expected: &str) -> bool {
 /// # Errors
 /// The reference's "Failed to parse tool call arguments as JSON.", or our message where the
 /// reference crashes.
-pub(super) fn tool_calls(messages: &[PyValue]) -> Result<Vec<ToolCall>, String> {
-    let mut calls: Vec<(usize, usize, &PyValue)> = Vec::new();
-    let mut results: Vec<(Key, &PyValue)> = Vec::new();
+pub(super) fn tool_calls<'a>(messages: &[PyValue<'a>]) -> Result<Vec<ToolCall<'a>>, String> {
+    let mut calls: Vec<(usize, usize, &PyValue<'a>)> = Vec::new();
+    let mut results: Vec<(Key, &PyValue<'a>)> = Vec::new();
     for (index, message) in messages.iter().enumerate() {
         let role = message.get("role");
         let content = message.get("content");
@@ -114,7 +116,11 @@ pub(super) fn tool_calls(messages: &[PyValue]) -> Result<Vec<ToolCall>, String> 
         .collect()
 }
 
-fn tool_call(index: usize, item_index: usize, call: &PyValue) -> Result<ToolCall, String> {
+fn tool_call<'a>(
+    index: usize,
+    item_index: usize,
+    call: &PyValue<'a>,
+) -> Result<ToolCall<'a>, String> {
     let name = call.get("name").unwrap_or(&PyValue::None);
     let Some(name) = name.scalar_str() else {
         return Err(format!(

@@ -3,6 +3,8 @@
 //! keys keep the first position and the last value, and values render as Python's `str()` and
 //! `json.dumps(v, sort_keys=True)` do.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::text::python;
@@ -16,21 +18,21 @@ const MAX_INT_DIGITS: usize = 4300;
 
 /// A value after `json.loads`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum PyValue {
+pub enum PyValue<'a> {
     /// `None`.
     None,
     /// `True` / `False`.
     Bool(bool),
     /// An `int`, as its canonical decimal digits (`-12`).
-    Int(String),
+    Int(Cow<'a, str>),
     /// A `float`.
     Float(f64),
-    /// A `str`.
-    Str(String),
+    /// A `str` (borrowed from the dataset when it came from parsed JSON).
+    Str(Cow<'a, str>),
     /// A `list`.
-    List(Vec<PyValue>),
+    List(Vec<PyValue<'a>>),
     /// A `dict` in insertion order.
-    Dict(Vec<(String, PyValue)>),
+    Dict(Vec<(Cow<'a, str>, PyValue<'a>)>),
 }
 
 /// Why a string could not be decoded.
@@ -44,16 +46,16 @@ pub enum DecodeError {
     LoneSurrogate,
 }
 
-impl PyValue {
+impl<'a> PyValue<'a> {
     /// Converts an already-parsed JSON value.
     ///
     /// # Errors
     /// [`DecodeError::TooDeep`] past [`MAX_DEPTH`] levels.
-    pub fn from_json(value: &Value) -> Result<PyValue, DecodeError> {
+    pub fn from_json(value: &'a Value) -> Result<PyValue<'a>, DecodeError> {
         Self::from_json_at(value, 0)
     }
 
-    fn from_json_at(value: &Value, depth: usize) -> Result<PyValue, DecodeError> {
+    fn from_json_at(value: &'a Value, depth: usize) -> Result<PyValue<'a>, DecodeError> {
         if depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep);
         }
@@ -64,10 +66,10 @@ impl PyValue {
                 if number.is_f64() {
                     PyValue::Float(number.as_f64().unwrap_or(f64::NAN))
                 } else {
-                    PyValue::Int(number.to_string())
+                    PyValue::Int(Cow::Owned(number.to_string()))
                 }
             }
-            Value::String(text) => PyValue::Str(text.clone()),
+            Value::String(text) => PyValue::Str(Cow::Borrowed(text)),
             Value::Array(items) => PyValue::List(
                 items
                     .iter()
@@ -76,7 +78,12 @@ impl PyValue {
             ),
             Value::Object(map) => PyValue::Dict(
                 map.iter()
-                    .map(|(key, item)| Ok((key.clone(), Self::from_json_at(item, depth + 1)?)))
+                    .map(|(key, item)| {
+                        Ok((
+                            Cow::Borrowed(key.as_str()),
+                            Self::from_json_at(item, depth + 1)?,
+                        ))
+                    })
                     .collect::<Result<_, _>>()?,
             ),
         })
@@ -86,7 +93,7 @@ impl PyValue {
     ///
     /// # Errors
     /// See [`DecodeError`].
-    pub fn parse(text: &str) -> Result<PyValue, DecodeError> {
+    pub fn parse(text: &str) -> Result<PyValue<'static>, DecodeError> {
         let mut parser = Parser {
             bytes: text.as_bytes(),
             text,
@@ -128,7 +135,7 @@ impl PyValue {
     }
 
     /// The value of `key` when this is a dict.
-    pub fn get(&self, key: &str) -> Option<&PyValue> {
+    pub fn get(&self, key: &str) -> Option<&PyValue<'a>> {
         match self {
             PyValue::Dict(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -141,9 +148,9 @@ impl PyValue {
             PyValue::None => "None".to_owned(),
             PyValue::Bool(true) => "True".to_owned(),
             PyValue::Bool(false) => "False".to_owned(),
-            PyValue::Int(digits) => digits.clone(),
+            PyValue::Int(digits) => digits.to_string(),
             PyValue::Float(float) => python::float_repr(*float),
-            PyValue::Str(text) => text.clone(),
+            PyValue::Str(text) => text.to_string(),
             PyValue::List(_) | PyValue::Dict(_) => return None,
         })
     }
@@ -174,7 +181,7 @@ impl PyValue {
                 out.push(']');
             }
             PyValue::Dict(entries) => {
-                let mut sorted: Vec<&(String, PyValue)> = entries.iter().collect();
+                let mut sorted: Vec<&(Cow<'a, str>, PyValue<'a>)> = entries.iter().collect();
                 sorted.sort_by(|a, b| a.0.cmp(&b.0));
                 out.push('{');
                 for (index, (key, item)) in sorted.into_iter().enumerate() {
@@ -254,12 +261,12 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self, depth: usize) -> Result<PyValue, DecodeError> {
+    fn value(&mut self, depth: usize) -> Result<PyValue<'static>, DecodeError> {
         if depth > MAX_DEPTH {
             return Err(DecodeError::TooDeep);
         }
         match self.peek() {
-            Some(b'"') => self.string().map(PyValue::Str),
+            Some(b'"') => self.string().map(|text| PyValue::Str(Cow::Owned(text))),
             Some(b'{') => self.object(depth),
             Some(b'[') => self.array(depth),
             Some(b'n') if self.eat("null") => Ok(PyValue::None),
@@ -281,7 +288,7 @@ impl Parser<'_> {
         self.pos - start
     }
 
-    fn number(&mut self) -> Result<PyValue, DecodeError> {
+    fn number(&mut self) -> Result<PyValue<'static>, DecodeError> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -324,11 +331,11 @@ impl Parser<'_> {
         if unsigned.len() > MAX_INT_DIGITS {
             return Err(DecodeError::Invalid);
         }
-        Ok(PyValue::Int(if unsigned == "0" {
+        Ok(PyValue::Int(Cow::Owned(if unsigned == "0" {
             "0".to_owned()
         } else {
             digits.to_owned()
-        }))
+        })))
     }
 
     fn hex4(&mut self) -> Result<u32, DecodeError> {
@@ -398,7 +405,7 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    fn array(&mut self, depth: usize) -> Result<PyValue, DecodeError> {
+    fn array(&mut self, depth: usize) -> Result<PyValue<'static>, DecodeError> {
         self.pos += 1;
         let mut items = Vec::new();
         self.skip_ws();
@@ -421,9 +428,9 @@ impl Parser<'_> {
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<PyValue, DecodeError> {
+    fn object(&mut self, depth: usize) -> Result<PyValue<'static>, DecodeError> {
         self.pos += 1;
-        let mut entries: Vec<(String, PyValue)> = Vec::new();
+        let mut entries: Vec<(Cow<'static, str>, PyValue<'static>)> = Vec::new();
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -444,7 +451,7 @@ impl Parser<'_> {
             let value = self.value(depth + 1)?;
             match entries.iter_mut().find(|(existing, _)| *existing == key) {
                 Some(entry) => entry.1 = value,
-                None => entries.push((key, value)),
+                None => entries.push((Cow::Owned(key), value)),
             }
             self.skip_ws();
             match self.peek() {

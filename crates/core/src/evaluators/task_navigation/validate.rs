@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use std::borrow::Cow;
+
 use super::pyjson::{DecodeError, PyValue, MAX_DEPTH};
 use super::{strip, Expected};
 
@@ -11,11 +13,11 @@ const GROUND_TRUTH: &str = "'expected_actions' (also accepted as 'ground_truth')
 
 /// The ground truth after decoding: a plain value, or the reference's Python tuple form.
 #[derive(Debug)]
-pub(super) enum GroundTruth {
+pub(super) enum GroundTruth<'a> {
     /// Anything but the tuple form (validated as a list of names).
-    Plain(PyValue),
+    Plain(PyValue<'a>),
     /// `(tool_names, parameters)`.
-    Tuple(PyValue, PyValue),
+    Tuple(PyValue<'a>, PyValue<'a>),
 }
 
 fn decode_error(error: DecodeError) -> String {
@@ -33,13 +35,13 @@ fn decode_error(error: DecodeError) -> String {
 ///
 /// # Errors
 /// Values nested too deeply or holding lone surrogates (the reference crashes or we cannot hold them).
-pub(super) fn decode(value: Option<&Value>) -> Result<Option<PyValue>, String> {
+pub(super) fn decode(value: Option<&Value>) -> Result<Option<PyValue<'_>>, String> {
     let Some(value) = value else {
         return Ok(None);
     };
     let decoded = match value {
         Value::String(text) => match PyValue::parse(text) {
-            Err(DecodeError::Invalid) => Ok(PyValue::Str(text.clone())),
+            Err(DecodeError::Invalid) => Ok(PyValue::Str(Cow::Borrowed(text))),
             other => other,
         },
         other => PyValue::from_json(other),
@@ -52,7 +54,9 @@ pub(super) fn decode(value: Option<&Value>) -> Result<Option<PyValue>, String> {
 ///
 /// # Errors
 /// As [`decode`].
-pub(super) fn decode_ground_truth(value: Option<&Value>) -> Result<Option<GroundTruth>, String> {
+pub(super) fn decode_ground_truth(
+    value: Option<&Value>,
+) -> Result<Option<GroundTruth<'_>>, String> {
     let tuple = match value {
         Some(Value::Array(items))
             if items.len() == 2 && items.first().is_some_and(Value::is_array) =>
@@ -80,7 +84,9 @@ pub(super) fn decode_ground_truth(value: Option<&Value>) -> Result<Option<Ground
 ///
 /// # Errors
 /// The reference's message for the first problem.
-pub(super) fn response(value: Option<&PyValue>) -> Result<&[PyValue], String> {
+pub(super) fn response<'v, 'a>(
+    value: Option<&'v PyValue<'a>>,
+) -> Result<&'v [PyValue<'a>], String> {
     let Some(value) = value.filter(|value| **value != PyValue::None) else {
         return Err(format!(
             "{RESPONSE} parameter is required and cannot be None."
@@ -127,7 +133,7 @@ pub(super) fn response(value: Option<&PyValue>) -> Result<&[PyValue], String> {
                     "Content item at index {item_index} in action {index} must be a dictionary."
                 ));
             }
-            let is_tool_call = item.get("type") == Some(&PyValue::Str("tool_call".to_owned()));
+            let is_tool_call = item.get("type") == Some(&PyValue::Str(Cow::Borrowed("tool_call")));
             if is_tool_call && item.get("name").is_none() {
                 return Err(format!(
                     "Tool call in action {index}, content {item_index} must contain a 'name' field."
@@ -138,7 +144,10 @@ pub(super) fn response(value: Option<&PyValue>) -> Result<&[PyValue], String> {
     Ok(messages)
 }
 
-fn tuple_ground_truth(names: &PyValue, params: &PyValue) -> Result<Expected, String> {
+fn tuple_ground_truth<'a>(
+    names: &PyValue<'a>,
+    params: &PyValue<'a>,
+) -> Result<Expected<'a>, String> {
     let PyValue::List(names) = names else {
         return Err(format!(
             "First element of {GROUND_TRUTH} tuple must be a list of tool names."
@@ -176,8 +185,8 @@ fn tuple_ground_truth(names: &PyValue, params: &PyValue) -> Result<Expected, Str
 }
 
 fn string_names(
-    names: &[PyValue],
-    message: impl Fn(usize, &PyValue) -> String,
+    names: &[PyValue<'_>],
+    message: impl Fn(usize, &PyValue<'_>) -> String,
 ) -> Result<Vec<String>, String> {
     names
         .iter()
@@ -193,7 +202,7 @@ fn string_names(
 ///
 /// # Errors
 /// The reference's message for the first problem.
-pub(super) fn ground_truth(value: Option<&GroundTruth>) -> Result<Expected, String> {
+pub(super) fn ground_truth<'a>(value: Option<&GroundTruth<'a>>) -> Result<Expected<'a>, String> {
     let required = || format!("{GROUND_TRUTH} parameter is required and cannot be None or empty.");
     match value {
         None => Err(required()),
