@@ -13,6 +13,10 @@ use std::time::Instant;
 use agenteval_core::{evaluators, Inputs, Options};
 use serde_json::{json, Map, Value};
 
+/// The allocator the shipped `agenteval` binary uses, so per-item figures are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args.get(1).ok_or("missing FILE argument")?;
