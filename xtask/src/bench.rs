@@ -14,26 +14,10 @@ const REFERENCE: &str = "azure-ai-evaluation==1.18.10";
 /// The WebAssembly package against the native CLI on the 100 000-item document: module size (raw
 /// and gzipped), start-up time, and throughput in Node and headless Chromium.
 pub fn run_wasm() -> Result<(), String> {
-    let root = project_root();
-    let dir = root.join("target/bench");
-    std::fs::create_dir_all(&dir)
-        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    let dir = bench_dir()?;
     let document = dir.join("document-100k.json");
     if !document.exists() {
-        cargo([
-            "run",
-            "--release",
-            "-q",
-            "-p",
-            "agenteval-core",
-            "--example",
-            "compare_reference",
-            "--",
-            "write-document",
-        ])
-        .arg(&document)
-        .arg("100000")
-        .run()?;
+        compare_reference(&["write-document", &document.display().to_string(), "100000"]).run()?;
     }
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
@@ -93,26 +77,12 @@ pub fn run_wasm() -> Result<(), String> {
 /// Runs every benchmark and prints the figures the README's performance table records.
 pub fn run() -> Result<(), String> {
     let root = project_root();
-    let dir = root.join("target/bench");
-    std::fs::create_dir_all(&dir)
-        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    let dir = bench_dir()?;
     cargo(["bench", "-p", "agenteval-core", "--bench", "evaluators"]).run()?;
 
     let inputs = dir.join("reference-inputs.json");
     let document = dir.join("document-100k.json");
-    let example = |args: &[&str]| {
-        cargo([
-            "run",
-            "--release",
-            "-q",
-            "-p",
-            "agenteval-core",
-            "--example",
-            "compare_reference",
-            "--",
-        ])
-        .args(args)
-    };
+    let example = compare_reference;
     example(&["write-inputs", &inputs.display().to_string(), "2000"]).run()?;
     example(&["write-document", &document.display().to_string(), "100000"]).run()?;
     cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
@@ -167,6 +137,29 @@ pub fn run() -> Result<(), String> {
         );
     }
     run_wasm()
+}
+
+/// `target/bench`, created when missing.
+fn bench_dir() -> Result<std::path::PathBuf, String> {
+    let dir = project_root().join("target/bench");
+    std::fs::create_dir_all(&dir)
+        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    Ok(dir)
+}
+
+/// The core's `compare_reference` example (release build) with `args`.
+fn compare_reference(args: &[&str]) -> Step {
+    cargo([
+        "run",
+        "--release",
+        "-q",
+        "-p",
+        "agenteval-core",
+        "--example",
+        "compare_reference",
+        "--",
+    ])
+    .args(args)
 }
 
 /// The JSON object on the last line of a helper's output.
