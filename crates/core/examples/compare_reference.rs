@@ -2,7 +2,9 @@
 //! crate's F1 and task-navigation evaluators on the inputs azure-ai-evaluation is timed on.
 //!
 //! Usage: `compare_reference write-inputs FILE [COUNT]`, `compare_reference write-document FILE [ITEMS]`,
-//! `compare_reference time FILE` (prints JSON with nanoseconds per item).
+//! `compare_reference time FILE` (prints JSON with nanoseconds per item),
+//! `compare_reference once FILE` (one untimed pass of each evaluator, for instruction counts under
+//! callgrind: divide by the item count).
 
 #[path = "../benches/support/mod.rs"]
 mod support;
@@ -46,12 +48,31 @@ fn main() -> Result<(), String> {
             );
             Ok(())
         }
-        _ => Err("usage: compare_reference write-inputs|write-document|time FILE [COUNT]".into()),
+        Some("once") => {
+            let text = std::fs::read_to_string(path).map_err(|error| error.to_string())?;
+            let inputs: Value = serde_json::from_str(&text).map_err(|error| error.to_string())?;
+            for (name, key) in [
+                ("builtin.f1_score", "f1"),
+                ("builtin.task_navigation_efficiency", "task_navigation"),
+            ] {
+                let (evaluator, cases) = prepare(name, &inputs[key])?;
+                for case in &cases {
+                    black_box(evaluator.evaluate(black_box(case)));
+                }
+            }
+            Ok(())
+        }
+        _ => Err(
+            "usage: compare_reference write-inputs|write-document|time|once FILE [COUNT]".into(),
+        ),
     }
 }
 
-/// Mean nanoseconds per item over several passes (after one warm-up pass).
-fn time_per_item(name: &str, cases: &Value) -> Result<f64, String> {
+/// The evaluator `name` with default options, and its inputs from `cases`.
+fn prepare<'c>(
+    name: &str,
+    cases: &'c Value,
+) -> Result<(Box<dyn evaluators::Evaluator>, Vec<Inputs<'c>>), String> {
     let spec = evaluators::find(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
     let options = Map::new();
     let evaluator = (spec.build)(name, Options::new(&options)).map_err(|error| error.message)?;
@@ -68,6 +89,12 @@ fn time_per_item(name: &str, cases: &Value) -> Result<f64, String> {
             inputs
         })
         .collect();
+    Ok((evaluator, inputs))
+}
+
+/// Mean nanoseconds per item over several passes (after one warm-up pass).
+fn time_per_item(name: &str, cases: &Value) -> Result<f64, String> {
+    let (evaluator, inputs) = prepare(name, cases)?;
     for case in &inputs {
         black_box(evaluator.evaluate(black_box(case)));
     }

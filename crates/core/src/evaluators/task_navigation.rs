@@ -11,10 +11,8 @@
 
 mod extract;
 mod pyjson;
+mod pyview;
 mod validate;
-
-use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -23,7 +21,7 @@ use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::python;
-use pyjson::PyValue;
+use pyview::{Kind, Py, PyDict};
 
 /// Catalog entry for `builtin.task_navigation_efficiency`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -87,7 +85,7 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
 }
 
 /// One step: a tool name and, in parameter mode, its sorted `(key, rendered value)` pairs.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Step {
     name: String,
     params: Vec<(String, String)>,
@@ -98,7 +96,7 @@ struct Step {
 struct Expected<'a> {
     names: Vec<String>,
     /// `Some` in the tuple form: parameters by (unstripped) tool name.
-    params: Option<Vec<(Cow<'a, str>, PyValue<'a>)>>,
+    params: Option<PyDict<'a>>,
 }
 
 /// Python `str.strip()`.
@@ -107,79 +105,86 @@ fn strip(text: &str) -> String {
 }
 
 /// `_normalize_param_value`: strings as they are, lists and dicts as sorted JSON, else `str()`.
-fn render_param(value: &PyValue<'_>) -> String {
-    match value {
-        PyValue::Str(text) => text.to_string(),
-        PyValue::List(_) | PyValue::Dict(_) => value.dumps_sorted(),
-        other => other.scalar_str().unwrap_or_default(),
-    }
+fn render_param(value: Py<'_>) -> Result<String, String> {
+    Ok(match value.kind() {
+        Kind::Str(text) => text.to_owned(),
+        Kind::List(_) | Kind::Dict(_) => value.dumps_sorted().map_err(validate::decode_error)?,
+        _ => value.scalar_str().unwrap_or_default().into_owned(),
+    })
 }
 
-fn param_pairs(params: &[(Cow<'_, str>, PyValue<'_>)]) -> Vec<(String, String)> {
-    let mut pairs: Vec<(String, String)> = params
+fn param_pairs(params: Option<PyDict<'_>>) -> Result<Vec<(String, String)>, String> {
+    let Some(params) = params else {
+        return Ok(Vec::new());
+    };
+    let mut pairs = params
         .iter()
-        .map(|(key, value)| (key.to_string(), render_param(value)))
-        .collect();
+        .map(|(key, value)| Ok((key.to_owned(), render_param(value)?)))
+        .collect::<Result<Vec<_>, String>>()?;
     pairs.sort();
-    pairs
+    Ok(pairs)
 }
 
-fn steps(calls: Vec<extract::ToolCall<'_>>, expected: &Expected<'_>) -> (Vec<Step>, Vec<Step>) {
-    match &expected.params {
-        None => (
-            calls
-                .into_iter()
-                .map(|call| Step {
-                    name: call.name,
-                    params: Vec::new(),
-                })
-                .collect(),
-            expected
-                .names
-                .iter()
-                .map(|name| Step {
-                    name: name.clone(),
-                    params: Vec::new(),
-                })
-                .collect(),
-        ),
-        Some(by_tool) => {
-            let agent = calls
-                .into_iter()
-                .map(|call| Step {
-                    params: param_pairs(&call.params),
-                    name: call.name,
-                })
-                .collect();
-            let wanted = expected
-                .names
-                .iter()
-                .map(|name| {
-                    let params = by_tool
-                        .iter()
-                        .find(|(tool, _)| tool == name)
-                        .and_then(|(_, params)| match params {
-                            PyValue::Dict(entries) => Some(param_pairs(entries)),
-                            _ => None,
-                        })
-                        .unwrap_or_default();
-                    Step {
-                        name: name.clone(),
-                        params,
-                    }
-                })
-                .collect();
-            (agent, wanted)
+/// The agent's and the expected steps.
+///
+/// # Errors
+/// A parameter value nested too deeply to render.
+fn steps(
+    calls: Vec<extract::ToolCall<'_>>,
+    expected: &Expected<'_>,
+) -> Result<(Vec<Step>, Vec<Step>), String> {
+    let Some(by_tool) = expected.params else {
+        let named = |name: String| Step {
+            name,
+            params: Vec::new(),
+        };
+        return Ok((
+            calls.into_iter().map(|call| named(call.name)).collect(),
+            expected.names.iter().cloned().map(named).collect(),
+        ));
+    };
+    let agent = calls
+        .into_iter()
+        .map(|call| {
+            Ok(Step {
+                params: param_pairs(call.arguments.dict())?,
+                name: call.name,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let wanted = expected
+        .names
+        .iter()
+        .map(|name| {
+            Ok(Step {
+                params: param_pairs(by_tool.get(name).and_then(Py::as_dict))?,
+                name: name.clone(),
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((agent, wanted))
+}
+
+/// Each distinct step with its count, sorted by step.
+fn counts(steps: &[Step]) -> Vec<(&Step, usize)> {
+    let mut sorted: Vec<&Step> = steps.iter().collect();
+    sorted.sort_unstable();
+    let mut counts: Vec<(&Step, usize)> = Vec::with_capacity(sorted.len());
+    for step in sorted {
+        match counts.last_mut() {
+            Some((last, count)) if *last == step => *count += 1,
+            _ => counts.push((step, 1)),
         }
     }
+    counts
 }
 
-fn counts(steps: &[Step]) -> HashMap<&Step, usize> {
-    let mut counts = HashMap::new();
-    for step in steps {
-        *counts.entry(step).or_insert(0) += 1;
-    }
+fn count_of(counts: &[(&Step, usize)], step: &Step) -> usize {
     counts
+        .binary_search_by(|(entry, _)| (*entry).cmp(step))
+        .ok()
+        .and_then(|found| counts.get(found))
+        .map_or(0, |(_, count)| *count)
 }
 
 /// Precision, recall and F1 over the step multisets (all 0.0 without agent steps).
@@ -189,9 +194,8 @@ fn precision_recall_f1(agent: &[Step], expected: &[Step]) -> [f64; 3] {
     }
     let agent_counts = counts(agent);
     let expected_counts = counts(expected);
-    let overlap = |step: &Step, count: usize, other: &HashMap<&Step, usize>| {
-        count.min(other.get(step).copied().unwrap_or(0))
-    };
+    let overlap =
+        |step: &Step, count: usize, other: &[(&Step, usize)]| count.min(count_of(other, step));
     let true_positives: usize = agent_counts
         .iter()
         .map(|(step, count)| overlap(step, *count, &expected_counts))
@@ -237,7 +241,7 @@ fn matches(mode: MatchingMode, agent: &[Step], expected: &[Step]) -> bool {
             let agent_counts = counts(agent);
             counts(expected)
                 .iter()
-                .all(|(step, count)| agent_counts.get(step).copied().unwrap_or(0) >= *count)
+                .all(|(step, count)| count_of(&agent_counts, step) >= *count)
         }
     }
 }
@@ -252,12 +256,14 @@ impl TaskNavigation {
         let ground_truth = inputs
             .get("ground_truth")
             .or_else(|| inputs.get("expected_actions"));
-        let response = validate::decode(response)?;
-        let ground_truth = validate::decode_ground_truth(ground_truth)?;
-        let messages = validate::response(response.as_ref())?;
-        let expected = validate::ground_truth(ground_truth.as_ref())?;
+        let mut decoded_response = validate::Decoded::default();
+        let mut decoded_ground_truth = validate::Decoded::default();
+        let response = decoded_response.response(response)?;
+        let ground_truth = decoded_ground_truth.ground_truth(ground_truth)?;
+        let messages = validate::response(response)?;
+        let expected = validate::ground_truth(ground_truth)?;
         let calls = extract::tool_calls(messages)?;
-        let (agent_steps, expected_steps) = steps(calls, &expected);
+        let (agent_steps, expected_steps) = steps(calls, &expected)?;
         let [precision, recall, f1] = precision_recall_f1(&agent_steps, &expected_steps);
         let passed = matches(self.mode, &agent_steps, &expected_steps);
         let mut details = Map::new();

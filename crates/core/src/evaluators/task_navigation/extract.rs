@@ -4,48 +4,67 @@
 //! Where the reference crashes with a raw Python error (unhashable `tool_call_id`, a matched tool
 //! result without `tool_result`) we return our own message instead.
 
-use std::borrow::Cow;
-
 use super::pyjson::{DecodeError, PyValue};
+use super::pyview::{Kind, Py, PyDict, PyList};
 use super::strip;
 
-/// One tool call: stripped name and its argument dict.
+/// One tool call: stripped name and its arguments.
 #[derive(Debug)]
 pub(super) struct ToolCall<'a> {
     pub(super) name: String,
-    pub(super) params: Vec<(Cow<'a, str>, PyValue<'a>)>,
+    pub(super) arguments: Arguments<'a>,
+}
+
+/// A tool call's arguments as the reference reads them.
+#[derive(Debug)]
+pub(super) enum Arguments<'a> {
+    /// No dict of arguments.
+    None,
+    /// A dict in the response.
+    Dict(PyDict<'a>),
+    /// A string holding a JSON dict.
+    Decoded(PyValue<'static>),
+}
+
+impl Arguments<'_> {
+    /// The argument dict, if any.
+    pub(super) fn dict(&self) -> Option<PyDict<'_>> {
+        match self {
+            Arguments::None => None,
+            Arguments::Dict(dict) => Some(*dict),
+            Arguments::Decoded(value) => Py::Tree(value).as_dict(),
+        }
+    }
 }
 
 /// A hashable Python scalar, normalised so that `==` is Python's (`1 == 1.0 == True`).
 #[derive(Debug, PartialEq)]
-enum Key {
+enum Key<'a> {
     None,
     Int(i128),
     BigInt(String),
     Float(f64),
-    Str(String),
+    Str(&'a str),
 }
 
-fn key(value: &PyValue<'_>) -> Option<Key> {
-    Some(match value {
-        PyValue::None => Key::None,
-        PyValue::Bool(flag) => Key::Int(i128::from(*flag)),
-        PyValue::Int(digits) => digits
-            .parse::<i128>()
-            .map_or_else(|_| Key::BigInt(digits.to_string()), Key::Int),
-        PyValue::Float(float)
-            if float.is_finite() && float.fract() == 0.0 && float.abs() < 1e38 =>
-        {
-            Key::Int(*float as i128)
+fn key(value: Py<'_>) -> Option<Key<'_>> {
+    Some(match value.kind() {
+        Kind::None => Key::None,
+        Kind::Bool(flag) => Key::Int(i128::from(flag)),
+        Kind::Int(int) => int
+            .as_i128()
+            .map_or_else(|| Key::BigInt(int.digits().into_owned()), Key::Int),
+        Kind::Float(float) if float.is_finite() && float.fract() == 0.0 && float.abs() < 1e38 => {
+            Key::Int(float as i128)
         }
-        PyValue::Float(float) => Key::Float(*float),
-        PyValue::Str(text) => Key::Str(text.to_string()),
-        PyValue::List(_) | PyValue::Dict(_) => return None,
+        Kind::Float(float) => Key::Float(float),
+        Kind::Str(text) => Key::Str(text),
+        Kind::List(_) | Kind::Dict(_) => return None,
     })
 }
 
-fn is_str(value: Option<&PyValue<'_>>, expected: &str) -> bool {
-    matches!(value, Some(PyValue::Str(text)) if text == expected)
+fn is_str(value: Option<Py<'_>>, expected: &str) -> bool {
+    value.is_some_and(|value| value.is_str(expected))
 }
 
 /// The tool calls of assistant messages, in order.
@@ -53,16 +72,16 @@ fn is_str(value: Option<&PyValue<'_>>, expected: &str) -> bool {
 /// # Errors
 /// The reference's "Failed to parse tool call arguments as JSON.", or our message where the
 /// reference crashes.
-pub(super) fn tool_calls<'a>(messages: &[PyValue<'a>]) -> Result<Vec<ToolCall<'a>>, String> {
-    let mut calls: Vec<(usize, usize, &PyValue<'a>)> = Vec::new();
-    let mut results: Vec<(Key, &PyValue<'a>)> = Vec::new();
+pub(super) fn tool_calls(messages: PyList<'_>) -> Result<Vec<ToolCall<'_>>, String> {
+    let mut calls: Vec<(usize, usize, Py<'_>)> = Vec::new();
+    let mut results: Vec<(Key<'_>, Py<'_>)> = Vec::new();
     for (index, message) in messages.iter().enumerate() {
         let role = message.get("role");
-        let content = message.get("content");
+        let content = message.get("content").and_then(Py::as_list);
         if is_str(role, "assistant") {
-            if let Some(PyValue::List(items)) = content {
+            if let Some(items) = content {
                 for (item_index, item) in items.iter().enumerate() {
-                    if matches!(item, PyValue::Dict(_)) && is_str(item.get("type"), "tool_call") {
+                    if item.is_dict() && is_str(item.get("type"), "tool_call") {
                         calls.push((index, item_index, item));
                     }
                 }
@@ -71,7 +90,7 @@ pub(super) fn tool_calls<'a>(messages: &[PyValue<'a>]) -> Result<Vec<ToolCall<'a
             let Some(id) = message.get("tool_call_id").filter(|id| id.is_truthy()) else {
                 continue;
             };
-            let Some(PyValue::List(items)) = content else {
+            let Some(items) = content else {
                 continue;
             };
             let Some(first) = items
@@ -83,7 +102,7 @@ pub(super) fn tool_calls<'a>(messages: &[PyValue<'a>]) -> Result<Vec<ToolCall<'a
             let Some(id) = key(id) else {
                 return Err(format!(
                     "'tool_call_id' of the tool message at index {index} must be a string, number or null, got {}.",
-                    message.get("tool_call_id").map_or("NoneType", PyValue::type_name)
+                    id.type_name()
                 ));
             };
             match results.iter_mut().find(|(existing, _)| *existing == id) {
@@ -93,11 +112,11 @@ pub(super) fn tool_calls<'a>(messages: &[PyValue<'a>]) -> Result<Vec<ToolCall<'a
         }
     }
     for (index, item_index, call) in &calls {
-        let id = call.get("tool_call_id").unwrap_or(&PyValue::None);
-        let Some(id) = key(id) else {
+        let id = call.get("tool_call_id");
+        let Some(id) = id.map_or(Some(Key::None), key) else {
             return Err(format!(
                 "'tool_call_id' of the tool call in action {index}, content {item_index} must be a string, number or null, got {}.",
-                id.type_name()
+                id.map_or("NoneType", Py::type_name)
             ));
         };
         let unmatched_result = results
@@ -116,23 +135,20 @@ pub(super) fn tool_calls<'a>(messages: &[PyValue<'a>]) -> Result<Vec<ToolCall<'a
         .collect()
 }
 
-fn tool_call<'a>(
-    index: usize,
-    item_index: usize,
-    call: &PyValue<'a>,
-) -> Result<ToolCall<'a>, String> {
-    let name = call.get("name").unwrap_or(&PyValue::None);
-    let Some(name) = name.scalar_str() else {
+fn tool_call(index: usize, item_index: usize, call: Py<'_>) -> Result<ToolCall<'_>, String> {
+    let name = call.get("name");
+    let Some(name) = name.map_or(Some("None".into()), Py::scalar_str) else {
         return Err(format!(
             "The 'name' of the tool call in action {index}, content {item_index} must be a string, number, boolean or null, got {}.",
-            name.type_name()
+            name.map_or("NoneType", Py::type_name)
         ));
     };
-    let params = match call.get("arguments") {
-        Some(PyValue::Dict(entries)) => entries.clone(),
-        Some(PyValue::Str(text)) => match PyValue::parse(text) {
-            Ok(PyValue::Dict(entries)) => entries,
-            Ok(_) => Vec::new(),
+    let arguments = call.get("arguments");
+    let arguments = match arguments.map(Py::kind) {
+        Some(Kind::Dict(dict)) => Arguments::Dict(dict),
+        Some(Kind::Str(text)) => match PyValue::parse(text) {
+            Ok(decoded @ PyValue::Dict(_)) => Arguments::Decoded(decoded),
+            Ok(_) => Arguments::None,
             Err(DecodeError::Invalid) => {
                 return Err("Failed to parse tool call arguments as JSON.".to_owned())
             }
@@ -147,10 +163,10 @@ fn tool_call<'a>(
                 ))
             }
         },
-        _ => Vec::new(),
+        _ => Arguments::None,
     };
     Ok(ToolCall {
         name: strip(&name),
-        params,
+        arguments,
     })
 }

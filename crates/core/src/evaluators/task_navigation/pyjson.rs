@@ -1,11 +1,8 @@
-//! JSON values as Python's `json.loads` produces them, for the task-navigation reference's string
-//! decoding and value rendering: ints keep their digits, `NaN`/`Infinity` are accepted, duplicate
-//! keys keep the first position and the last value, and values render as Python's `str()` and
-//! `json.dumps(v, sort_keys=True)` do.
+//! Python's `json.loads` for the task-navigation reference's string inputs: ints keep their
+//! digits, `NaN`/`Infinity` are accepted, duplicate keys keep the first position and the last
+//! value. Also the `json.dumps` encoding of floats and strings that [`super::pyview`] renders with.
 
 use std::borrow::Cow;
-
-use serde_json::Value;
 
 use crate::text::python;
 
@@ -46,49 +43,7 @@ pub enum DecodeError {
     LoneSurrogate,
 }
 
-impl<'a> PyValue<'a> {
-    /// Converts an already-parsed JSON value.
-    ///
-    /// # Errors
-    /// [`DecodeError::TooDeep`] past [`MAX_DEPTH`] levels.
-    pub fn from_json(value: &'a Value) -> Result<PyValue<'a>, DecodeError> {
-        Self::from_json_at(value, 0)
-    }
-
-    fn from_json_at(value: &'a Value, depth: usize) -> Result<PyValue<'a>, DecodeError> {
-        if depth > MAX_DEPTH {
-            return Err(DecodeError::TooDeep);
-        }
-        Ok(match value {
-            Value::Null => PyValue::None,
-            Value::Bool(flag) => PyValue::Bool(*flag),
-            Value::Number(number) => {
-                if number.is_f64() {
-                    PyValue::Float(number.as_f64().unwrap_or(f64::NAN))
-                } else {
-                    PyValue::Int(Cow::Owned(number.to_string()))
-                }
-            }
-            Value::String(text) => PyValue::Str(Cow::Borrowed(text)),
-            Value::Array(items) => PyValue::List(
-                items
-                    .iter()
-                    .map(|item| Self::from_json_at(item, depth + 1))
-                    .collect::<Result<_, _>>()?,
-            ),
-            Value::Object(map) => PyValue::Dict(
-                map.iter()
-                    .map(|(key, item)| {
-                        Ok((
-                            Cow::Borrowed(key.as_str()),
-                            Self::from_json_at(item, depth + 1)?,
-                        ))
-                    })
-                    .collect::<Result<_, _>>()?,
-            ),
-        })
-    }
-
+impl PyValue<'_> {
     /// `json.loads(text)`.
     ///
     /// # Errors
@@ -107,98 +62,10 @@ impl<'a> PyValue<'a> {
         }
         Ok(value)
     }
-
-    /// Python's truth value.
-    pub fn is_truthy(&self) -> bool {
-        match self {
-            PyValue::None => false,
-            PyValue::Bool(flag) => *flag,
-            PyValue::Int(digits) => digits != "0",
-            PyValue::Float(float) => *float != 0.0,
-            PyValue::Str(text) => !text.is_empty(),
-            PyValue::List(items) => !items.is_empty(),
-            PyValue::Dict(entries) => !entries.is_empty(),
-        }
-    }
-
-    /// `type(v).__name__`.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            PyValue::None => "NoneType",
-            PyValue::Bool(_) => "bool",
-            PyValue::Int(_) => "int",
-            PyValue::Float(_) => "float",
-            PyValue::Str(_) => "str",
-            PyValue::List(_) => "list",
-            PyValue::Dict(_) => "dict",
-        }
-    }
-
-    /// The value of `key` when this is a dict.
-    pub fn get(&self, key: &str) -> Option<&PyValue<'a>> {
-        match self {
-            PyValue::Dict(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// Python's `str(v)` for scalars; `None` for lists and dicts (whose `repr` we do not render).
-    pub fn scalar_str(&self) -> Option<String> {
-        Some(match self {
-            PyValue::None => "None".to_owned(),
-            PyValue::Bool(true) => "True".to_owned(),
-            PyValue::Bool(false) => "False".to_owned(),
-            PyValue::Int(digits) => digits.to_string(),
-            PyValue::Float(float) => python::float_repr(*float),
-            PyValue::Str(text) => text.to_string(),
-            PyValue::List(_) | PyValue::Dict(_) => return None,
-        })
-    }
-
-    /// `json.dumps(v, sort_keys=True)` with Python's defaults (`", "`/`": "` separators,
-    /// `ensure_ascii`, `NaN`/`Infinity` allowed).
-    pub fn dumps_sorted(&self) -> String {
-        let mut out = String::new();
-        self.dump_into(&mut out);
-        out
-    }
-
-    fn dump_into(&self, out: &mut String) {
-        match self {
-            PyValue::None => out.push_str("null"),
-            PyValue::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
-            PyValue::Int(digits) => out.push_str(digits),
-            PyValue::Float(float) => out.push_str(&dump_float(*float)),
-            PyValue::Str(text) => dump_str(text, out),
-            PyValue::List(items) => {
-                out.push('[');
-                for (index, item) in items.iter().enumerate() {
-                    if index > 0 {
-                        out.push_str(", ");
-                    }
-                    item.dump_into(out);
-                }
-                out.push(']');
-            }
-            PyValue::Dict(entries) => {
-                let mut sorted: Vec<&(Cow<'a, str>, PyValue<'a>)> = entries.iter().collect();
-                sorted.sort_by(|a, b| a.0.cmp(&b.0));
-                out.push('{');
-                for (index, (key, item)) in sorted.into_iter().enumerate() {
-                    if index > 0 {
-                        out.push_str(", ");
-                    }
-                    dump_str(key, out);
-                    out.push_str(": ");
-                    item.dump_into(out);
-                }
-                out.push('}');
-            }
-        }
-    }
 }
 
-fn dump_float(value: f64) -> String {
+/// `json.dumps` of a float: `NaN`, `Infinity`, `-Infinity`, else its `repr`.
+pub(super) fn dump_float(value: f64) -> String {
     if value.is_nan() {
         "NaN".to_owned()
     } else if value.is_infinite() {
@@ -208,7 +75,8 @@ fn dump_float(value: f64) -> String {
     }
 }
 
-fn dump_str(text: &str, out: &mut String) {
+/// `json.dumps` of a string with `ensure_ascii`, appended to `out`.
+pub(super) fn dump_str(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {
         match c {
@@ -468,10 +336,19 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pyview::Py;
     use super::*;
 
     fn dumps(text: &str) -> String {
-        PyValue::parse(text).unwrap().dumps_sorted()
+        Py::Tree(&PyValue::parse(text).unwrap())
+            .dumps_sorted()
+            .unwrap()
+    }
+
+    fn scalar(text: &str) -> Option<String> {
+        Py::Tree(&PyValue::parse(text).unwrap())
+            .scalar_str()
+            .map(|text| text.into_owned())
     }
 
     #[test]
@@ -532,18 +409,9 @@ mod tests {
             dumps(r#"["😀", NaN, -Infinity, 1e16, 0.1]"#),
             r#"["\ud83d\ude00", NaN, -Infinity, 1e+16, 0.1]"#
         );
-        assert_eq!(
-            PyValue::parse("1.0").unwrap().scalar_str().as_deref(),
-            Some("1.0")
-        );
-        assert_eq!(
-            PyValue::parse("true").unwrap().scalar_str().as_deref(),
-            Some("True")
-        );
-        assert_eq!(
-            PyValue::parse("null").unwrap().scalar_str().as_deref(),
-            Some("None")
-        );
-        assert_eq!(PyValue::parse("[]").unwrap().scalar_str(), None);
+        assert_eq!(scalar("1.0").as_deref(), Some("1.0"));
+        assert_eq!(scalar("true").as_deref(), Some("True"));
+        assert_eq!(scalar("null").as_deref(), Some("None"));
+        assert_eq!(scalar("[]"), None);
     }
 }

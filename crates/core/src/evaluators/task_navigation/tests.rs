@@ -176,3 +176,36 @@ fn snapshot_result() {
     let response = json!([call("search", json!({})), call("book", json!({}))]);
     insta::assert_json_snapshot!(run("in_order_match", response, json!(["search", "pay"])));
 }
+
+fn nested(levels: usize) -> Value {
+    (0..levels).fold(json!(1), |inner, _| json!([inner]))
+}
+
+#[test]
+fn deep_values_are_read_in_place_and_only_rendering_them_is_bounded() {
+    let deep_elsewhere = json!([
+        {"role": "user", "content": nested(120)},
+        call("a", json!({}))
+    ]);
+    let result = run("exact_match", deep_elsewhere, json!(["a"]));
+    assert_eq!(result.score, Some(1.0), "{}", message(&result));
+
+    let deep_parameter = json!([call("a", json!({"p": nested(120)}))]);
+    let result = run(
+        "exact_match",
+        deep_parameter,
+        json!([["a"], {"a": {"p": 1}}]),
+    );
+    assert_eq!(
+        message(&result),
+        "input is nested more than 100 levels deep"
+    );
+
+    let rendered = json!([call("a", json!({"p": nested(3), "q": 2}))]);
+    let result = run(
+        "exact_match",
+        rendered,
+        json!([["a"], {"a": {"q": 2, "p": [[[1]]]}}]),
+    );
+    assert_eq!(result.score, Some(1.0), "{}", message(&result));
+}
