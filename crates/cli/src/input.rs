@@ -71,13 +71,18 @@ pub fn sniff(mut reader: Box<dyn BufRead>, name: &str) -> Result<Source, UsageEr
             break;
         }
         number += 1;
-        consumed.extend_from_slice(&line);
-        let trimmed = line.trim_ascii();
+        let start = consumed.len();
+        if consumed.is_empty() {
+            consumed = line;
+        } else {
+            consumed.extend_from_slice(&line);
+        }
+        let trimmed = consumed.get(start..).unwrap_or_default().trim_ascii();
         if trimmed.is_empty() {
             continue;
         }
         let is_row = if head.is_empty() {
-            trimmed.starts_with(b"{") && matches!(json::parse(trimmed), Ok(Value::Object(_)))
+            trimmed.starts_with(b"{") && is_json(trimmed)
         } else {
             trimmed.starts_with(b"{")
         };
@@ -95,6 +100,12 @@ pub fn sniff(mut reader: Box<dyn BufRead>, name: &str) -> Result<Source, UsageEr
     }
     reader.read_to_end(&mut consumed).map_err(read_error)?;
     Ok(Source::Whole(consumed))
+}
+
+/// Whether `bytes` is one JSON value, checked without building it (the first line may be a whole
+/// single-line document).
+fn is_json(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<&serde_json::value::RawValue>(bytes).is_ok()
 }
 
 /// Prints diagnostics to stderr, naming the source.

@@ -7,11 +7,12 @@ use std::io::{self, BufRead, BufWriter, Write};
 use std::path::Path;
 
 use agenteval_core::dataset::foundry::{is_config_line, FoundryConfig, FoundryRow};
+use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
 use agenteval_core::engine::{self, FoundryScorer};
 use agenteval_core::evaluators;
 use agenteval_core::report::{self, m365_document, RunReport};
-use agenteval_core::{Dialect, Summary};
+use agenteval_core::{stream, Dialect, Summary};
 use serde_json::{Map, Value};
 
 use crate::input::{self, Source};
@@ -43,16 +44,14 @@ pub fn score(
             score_lines(lines, config, format, name, &mut writer)?
         }
         Source::Whole(bytes) => {
-            let loaded = input::load_whole(&bytes, config.as_ref(), name)?;
-            drop(bytes);
-            let report = engine::score(&loaded.dataset);
-            let format = format.unwrap_or(match report.dialect {
-                Dialect::Foundry => Format::Foundry,
-                _ => Format::Document,
-            });
-            check_format(format, report.dialect)?;
-            write_whole(loaded.dataset, &report, format, name, &mut writer)?;
-            report.summary
+            let streamed = match format {
+                None | Some(Format::Document) => stream_document(&bytes, name, &mut writer)?,
+                _ => None,
+            };
+            match streamed {
+                Some(summary) => summary,
+                None => score_whole(bytes, config.as_ref(), format, name, &mut writer)?,
+            }
         }
     };
     writer
@@ -60,6 +59,54 @@ pub fn score(
         .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
     eprint!("{}", summary::table(&summary));
     Ok(if summary.all_passed() { 0 } else { 1 })
+}
+
+/// Scores and writes an M365 document item by item (see `agenteval_core::stream`); `None` when
+/// the input is something else and must be read whole.
+fn stream_document(
+    bytes: &[u8],
+    name: &str,
+    writer: &mut dyn Write,
+) -> Result<Option<Summary>, UsageError> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(None);
+    };
+    let Some(outline) = DocumentOutline::read(text) else {
+        return Ok(None);
+    };
+    let streamed =
+        stream::write_scored(&outline, &document_options(), writer).map_err(write_error)?;
+    writer.write_all(b"\n").map_err(write_error)?;
+    input::report_diagnostics(&streamed.diagnostics, name);
+    Ok(Some(streamed.summary))
+}
+
+fn score_whole(
+    bytes: Vec<u8>,
+    config: Option<&Value>,
+    format: Option<Format>,
+    name: &str,
+    writer: &mut dyn Write,
+) -> Result<Summary, UsageError> {
+    let loaded = input::load_whole(&bytes, config, name)?;
+    drop(bytes);
+    let report = engine::score(&loaded.dataset);
+    let format = format.unwrap_or(match report.dialect {
+        Dialect::Foundry => Format::Foundry,
+        _ => Format::Document,
+    });
+    check_format(format, report.dialect)?;
+    write_whole(loaded.dataset, &report, format, name, writer)?;
+    Ok(report.summary)
+}
+
+/// The document options of a run now.
+fn document_options() -> m365_document::DocumentOptions {
+    m365_document::DocumentOptions {
+        evaluated_at: Some(
+            humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        ),
+    }
 }
 
 fn check_format(format: Format, dialect: Dialect) -> Result<(), UsageError> {
@@ -188,12 +235,8 @@ fn write_whole(
 ) -> Result<(), UsageError> {
     match (format, dataset) {
         (Format::Document, Dataset::M365(document)) => {
-            let options = m365_document::DocumentOptions {
-                evaluated_at: Some(
-                    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-                ),
-            };
-            let scored = m365_document::write_owned(document.document, report, &options);
+            let scored =
+                m365_document::write_owned(document.document, report, &document_options());
             serde_json::to_writer_pretty(&mut *writer, &scored)
                 .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
             writer.write_all(b"\n").map_err(write_error)

@@ -225,39 +225,17 @@ impl<'d> Session<'d> {
         let pending = match self.dataset() {
             Dataset::M365(document) => {
                 let Some(fields) = case_fields(document, index, turn) else {
-                    let outcome = invalid_outcome(index, "the item or turn is not an object");
+                    let outcome = invalid_outcome(index, NOT_AN_OBJECT);
                     return Some(Step::Done(self.record(outcome)));
                 };
-                let inputs = m365_inputs(fields);
-                let has_response = inputs
-                    .str("response")
-                    .is_some_and(|response| !response.trim().is_empty());
-                if resolve::uses_default_plan(fields) {
-                    run_slots(
-                        &self.shared_slots,
-                        |_| inputs.clone(),
-                        fields,
-                        true,
-                        has_response,
-                        index,
-                        turn,
-                    )
-                } else {
-                    let plan = resolve::plan(
-                        &resolve::default_plan(document.default_evaluators()),
-                        fields,
-                    );
-                    let slots = slots_for(&plan, &self.customs);
-                    run_slots(
-                        &slots,
-                        |_| inputs.clone(),
-                        fields,
-                        true,
-                        has_response,
-                        index,
-                        turn,
-                    )
-                }
+                m365_case(
+                    &self.shared_slots,
+                    document.default_evaluators(),
+                    &self.customs,
+                    fields,
+                    index,
+                    turn,
+                )
             }
             Dataset::Foundry(rows) => {
                 let Some(Ok(fields)) = rows.rows.get(index).map(|row| &row.row) else {
@@ -339,6 +317,41 @@ impl PendingCase {
         }
     }
 }
+
+/// Runs an M365 item or turn through the document's default plan (`shared_slots`) or, when it
+/// names its own evaluators, through its own plan.
+fn m365_case(
+    shared_slots: &[Slot],
+    default_evaluators: Option<&Map<String, Value>>,
+    customs: &[String],
+    fields: &Map<String, Value>,
+    index: usize,
+    turn: Option<usize>,
+) -> PendingCase {
+    let inputs = m365_inputs(fields);
+    let has_response = inputs
+        .str("response")
+        .is_some_and(|response| !response.trim().is_empty());
+    let own_slots;
+    let slots = if resolve::uses_default_plan(fields) {
+        shared_slots
+    } else {
+        let plan = resolve::plan(&resolve::default_plan(default_evaluators), fields);
+        own_slots = slots_for(&plan, customs);
+        &own_slots
+    };
+    run_slots(
+        slots,
+        |_| inputs.clone(),
+        fields,
+        true,
+        has_response,
+        index,
+        turn,
+    )
+}
+
+const NOT_AN_OBJECT: &str = "the item or turn is not an object";
 
 fn run_slots<'a>(
     slots: &[Slot],
@@ -440,22 +453,27 @@ fn criterion_slots(config: &FoundryConfig, customs: &[String]) -> Vec<Slot> {
 fn m365_entries(document: &EvalDocument) -> Vec<Entry> {
     let mut entries = Vec::new();
     for (index, item) in document.items().iter().enumerate() {
-        if let Some(problem) = document.item_problem(index) {
-            entries.push(Entry::Invalid {
-                index,
-                problem: problem.to_owned(),
-            });
-            continue;
-        }
-        match item.get("turns").and_then(Value::as_array) {
-            Some(turns) => entries.extend((0..turns.len()).map(|turn| Entry::Case {
-                index,
-                turn: Some(turn),
-            })),
-            None => entries.push(Entry::Case { index, turn: None }),
-        }
+        push_item_entries(&mut entries, index, item, document.item_problem(index));
     }
     entries
+}
+
+/// The entries of item `index`: its problem, or the item itself, or each of its turns.
+fn push_item_entries(entries: &mut Vec<Entry>, index: usize, item: &Value, problem: Option<&str>) {
+    if let Some(problem) = problem {
+        entries.push(Entry::Invalid {
+            index,
+            problem: problem.to_owned(),
+        });
+        return;
+    }
+    match item.get("turns").and_then(Value::as_array) {
+        Some(turns) => entries.extend((0..turns.len()).map(|turn| Entry::Case {
+            index,
+            turn: Some(turn),
+        })),
+        None => entries.push(Entry::Case { index, turn: None }),
+    }
 }
 
 fn case_fields(
@@ -463,7 +481,10 @@ fn case_fields(
     index: usize,
     turn: Option<usize>,
 ) -> Option<&Map<String, Value>> {
-    let item = document.items().get(index)?;
+    item_case_fields(document.items().get(index)?, turn)
+}
+
+fn item_case_fields(item: &Value, turn: Option<usize>) -> Option<&Map<String, Value>> {
     match turn {
         None => item.as_object(),
         Some(turn) => item.get("turns")?.as_array()?.get(turn)?.as_object(),
@@ -535,5 +556,48 @@ impl<'c> FoundryScorer<'c> {
             Err(problem) => return invalid_outcome(index, &problem.describe()),
         };
         run_criteria(&self.slots, self.config, fields, index).finish(Vec::new())
+    }
+}
+
+/// Scores the items of an M365 document one at a time without holding the document, so large
+/// documents can be streamed (see `crate::stream`).
+pub struct DocumentScorer {
+    default_evaluators: Option<Map<String, Value>>,
+    slots: Vec<Slot>,
+}
+
+impl DocumentScorer {
+    /// Builds the default plan's evaluators once.
+    pub fn new(default_evaluators: Option<&Map<String, Value>>) -> Self {
+        let slots = slots_for(&resolve::default_plan(default_evaluators), &[]);
+        DocumentScorer {
+            default_evaluators: default_evaluators.cloned(),
+            slots,
+        }
+    }
+
+    /// Scores item `index`: one outcome for a single-turn item, one per turn for a thread, or
+    /// one error outcome when `problem` makes the item unusable.
+    pub fn score_item(&self, index: usize, item: &Value, problem: Option<&str>) -> Vec<CaseOutcome> {
+        let mut entries = Vec::new();
+        push_item_entries(&mut entries, index, item, problem);
+        entries
+            .into_iter()
+            .map(|entry| match entry {
+                Entry::Invalid { index, problem } => invalid_outcome(index, &problem),
+                Entry::Case { index, turn } => match item_case_fields(item, turn) {
+                    Some(fields) => m365_case(
+                        &self.slots,
+                        self.default_evaluators.as_ref(),
+                        &[],
+                        fields,
+                        index,
+                        turn,
+                    )
+                    .finish(Vec::new()),
+                    None => invalid_outcome(index, NOT_AN_OBJECT),
+                },
+            })
+            .collect()
     }
 }

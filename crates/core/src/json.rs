@@ -4,8 +4,12 @@
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`).
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::map::Entry;
+use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::Diagnostic;
@@ -42,6 +46,188 @@ pub fn parse_str(text: &str) -> Result<Value, Diagnostic> {
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(|error| diagnose(text, &error))?;
     Ok(value)
+}
+
+/// A JSON object whose members are parsed strictly, except the elements of one array member,
+/// which are left as raw text to parse later (see [`parse_element`]).
+#[derive(Debug)]
+pub struct Outline<'t> {
+    /// The members in order; the array member holds `null` in its place.
+    pub members: Map<String, Value>,
+    /// The array member's elements, unparsed.
+    pub elements: Vec<&'t RawValue>,
+}
+
+/// Parses `text` as an object with an array member `array_key` into an [`Outline`]. `None` when
+/// the text is anything else or has any problem; [`parse_str`] then says precisely what.
+pub fn parse_outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let outline = OutlineSeed { array_key }
+        .deserialize(&mut deserializer)
+        .ok()?;
+    deserializer.end().ok()?;
+    outline
+}
+
+/// Parses an element of an [`Outline`]'s array strictly, with the nesting limit counted from the
+/// document root as [`parse_str`] counts it.
+///
+/// # Errors
+/// As [`parse_str`], with lines and columns relative to the element.
+pub fn parse_element(element: &RawValue) -> Result<Value, Diagnostic> {
+    let nested = format!("[[{}]]", element.get());
+    let mut value = parse_str(&nested)?;
+    Ok(value
+        .get_mut(0)
+        .and_then(|inner| inner.get_mut(0))
+        .map(Value::take)
+        .unwrap_or_default())
+}
+
+/// Whether [`parse_str`] accepts `text`, checked without building the value.
+pub fn is_acceptable(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    de::Deserializer::deserialize_any(&mut deserializer, Checker).is_ok() && deserializer.end().is_ok()
+}
+
+/// Visits a value with [`ValueVisitor`]'s checks, keeping nothing but each object's keys.
+struct Checker;
+
+impl<'de> DeserializeSeed<'de> for Checker {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(Checker)
+    }
+}
+
+impl<'de> Visitor<'de> for Checker {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<(), E> {
+        ValueVisitor.visit_f64(value).map(drop)
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
+        check_length(value)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Checker)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
+        const SCAN_LIMIT: usize = 32;
+        let mut keys: Vec<Cow<'de, str>> = Vec::new();
+        let mut many: HashSet<Cow<'de, str>> = HashSet::new();
+        while let Some(key) = access.next_key_seed(BorrowedKey)? {
+            let duplicate = if keys.len() < SCAN_LIMIT {
+                let duplicate = keys.contains(&key);
+                keys.push(key);
+                duplicate
+            } else {
+                if many.is_empty() {
+                    many.extend(keys.iter().cloned());
+                }
+                !many.insert(key)
+            };
+            if duplicate {
+                return Err(de::Error::custom(DUPLICATE_KEY));
+            }
+            access.next_value_seed(Checker)?;
+        }
+        Ok(())
+    }
+}
+
+/// An object key, borrowed from the text when it has no escapes.
+struct BorrowedKey;
+
+impl<'de> DeserializeSeed<'de> for BorrowedKey {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BorrowedKey {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Self::Value, E> {
+        check_length(value)?;
+        Ok(Cow::Borrowed(value))
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
+        check_length(value)?;
+        Ok(Cow::Owned(value.to_owned()))
+    }
+}
+
+struct OutlineSeed<'k> {
+    array_key: &'k str,
+}
+
+impl<'de> DeserializeSeed<'de> for OutlineSeed<'_> {
+    type Value = Option<Outline<'de>>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OutlineSeed<'_> {
+    type Value = Option<Outline<'de>>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut members = Map::new();
+        let mut elements = None;
+        while let Some(key) = access.next_key_seed(KeySeed)? {
+            if members.contains_key(&key) {
+                return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
+            }
+            if key == self.array_key {
+                elements = Some(access.next_value::<Vec<&'de RawValue>>()?);
+                members.insert(key, Value::Null);
+            } else {
+                let value = access.next_value_seed(ValueSeed)?;
+                members.insert(key, value);
+            }
+        }
+        Ok(elements.map(|elements| Outline { members, elements }))
+    }
 }
 
 struct ValueSeed;
@@ -315,6 +501,97 @@ mod tests {
                 other => panic!("expected a line/column, got {other:?}"),
             },
         }
+    }
+
+    #[test]
+    fn outlines_keep_member_order_and_leave_elements_raw() {
+        let text = "\u{feff}{\"z\": 1, \"items\": [ {\"a\": [1, 2]}, 3 ], \"a\": {\"b\": null}}";
+        let outline = parse_outline(text, "items").unwrap();
+        let keys: Vec<&str> = outline.members.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["z", "items", "a"]);
+        assert_eq!(outline.members["items"], Value::Null);
+        assert_eq!(outline.members["a"], json!({"b": null}));
+        let raw: Vec<&str> = outline.elements.iter().map(|element| element.get()).collect();
+        assert_eq!(raw, [r#"{"a": [1, 2]}"#, "3"]);
+        assert_eq!(
+            parse_element(outline.elements[0]),
+            Ok(json!({"a": [1, 2]}))
+        );
+        for rejected in [
+            "[1]",
+            r#"{"items": 1}"#,
+            r#"{"a": 1}"#,
+            r#"{"items": [], "items": []}"#,
+            r#"{"a": 1, "a": 2, "items": []}"#,
+            r#"{"items": [1,]}"#,
+            r#"{"items": []} x"#,
+        ] {
+            assert!(parse_outline(rejected, "items").is_none(), "{rejected}");
+        }
+    }
+
+    #[test]
+    fn acceptance_is_decided_as_parsing_decides_it() {
+        let many_keys = |duplicate: bool| {
+            let mut members: Vec<String> = (0..40).map(|n| format!("\"k{n}\": {n}")).collect();
+            if duplicate {
+                members.push("\"k3\": 0".to_owned());
+            }
+            format!("{{{}}}", members.join(", "))
+        };
+        let long = format!("[\"{}\"]", "x".repeat(MAX_STRING_BYTES + 1));
+        let long_key = format!("{{\"{}\": 1}}", "x".repeat(MAX_STRING_BYTES + 1));
+        let texts = [
+            r#"{"a": [1, 2.5, -3, true, null, "s"], "b": {"c": {}}}"#.to_owned(),
+            r#"{"a": 1, "\u0061": 2}"#.to_owned(),
+            r#"[{"x": {"y": 1, "y": 2}}]"#.to_owned(),
+            many_keys(false),
+            many_keys(true),
+            "[1e400]".to_owned(),
+            long,
+            long_key,
+            format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH)),
+            format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1)),
+            "\u{feff}{}".to_owned(),
+            "{} {}".to_owned(),
+            "{\"a\": }".to_owned(),
+        ];
+        for text in &texts {
+            assert_eq!(
+                is_acceptable(text),
+                parse_str(text).is_ok(),
+                "{}",
+                text.chars().take(60).collect::<String>()
+            );
+        }
+        assert!(texts.iter().filter(|text| is_acceptable(text)).count() >= 4);
+    }
+
+    #[test]
+    fn elements_are_held_to_the_whole_document_limits() {
+        let document = |depth: usize| {
+            format!(
+                "{{\"items\": [{}{}]}}",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        };
+        let deepest_allowed = (1..=MAX_DEPTH)
+            .rev()
+            .find(|depth| parse_str(&document(*depth)).is_ok())
+            .unwrap();
+        for depth in [deepest_allowed, deepest_allowed + 1] {
+            let text = document(depth);
+            let whole = parse_str(&text).is_ok();
+            let element = parse_outline(&text, "items")
+                .map(|outline| parse_element(outline.elements[0]).is_ok());
+            assert_eq!(element.unwrap_or(false), whole, "depth {depth}");
+        }
+        let duplicate = parse_outline(r#"{"items": [{"k": 1, "k": 2}]}"#, "items").unwrap();
+        assert!(parse_element(duplicate.elements[0])
+            .unwrap_err()
+            .message
+            .starts_with("duplicate key"));
     }
 
     #[test]

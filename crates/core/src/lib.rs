@@ -17,6 +17,7 @@ pub mod report;
 pub mod resolve;
 pub mod schema;
 pub mod status;
+pub mod stream;
 pub mod text;
 
 pub use diagnostic::{Diagnostic, InputError, Location, Severity};

@@ -1,11 +1,12 @@
 //! M365 Copilot eval documents (schema v1, 1.0.0 to 1.11.x): validation against the schema, the
 //! split between document-level and item-level problems, and iteration over items and turns.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::legacy::{self, ItemsLocation, Upgrade};
 use crate::diagnostic::{Diagnostic, InputError, Location, Severity};
-use crate::schema;
+use crate::{json, schema};
 
 /// A `major.minor.patch` schema version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -84,44 +85,15 @@ impl EvalDocument {
                 ))))
             }
         };
-        let mut item_messages: Vec<(usize, Vec<String>)> = Vec::new();
-        let mut document_level = false;
-        for mut diagnostic in schema::validate(&document) {
-            if let Location::Pointer { pointer, .. } = &mut diagnostic.location {
-                let index = item_index(pointer);
-                *pointer = location.user_pointer(pointer);
-                match index {
-                    Some(index) => {
-                        push_problem(&mut item_messages, index, &diagnostic.message, pointer)
-                    }
-                    None => document_level |= diagnostic.severity == Severity::Error,
-                }
-            } else {
-                document_level |= diagnostic.severity == Severity::Error;
-            }
-            diagnostics.push(diagnostic);
+        let mut triage = Triage::default();
+        for diagnostic in schema::validate(&document) {
+            triage.add(diagnostic, location, &mut diagnostics);
         }
-        let version = document
-            .get("schemaVersion")
-            .and_then(Value::as_str)
-            .and_then(SchemaVersion::parse);
-        let version = match version {
-            Some(version) if !document_level => version,
-            _ => {
-                if !document_level {
-                    diagnostics.push(Diagnostic::at_pointer(
-                        "/schemaVersion",
-                        "expected a version like \"1.6.0\"",
-                    ));
-                }
-                diagnostics.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
-                return Err(InputError { diagnostics });
-            }
-        };
-        let item_problems = item_messages
-            .into_iter()
-            .map(|(index, messages)| (index, messages.join("; ")))
-            .collect();
+        let Triaged {
+            version,
+            item_problems,
+            diagnostics,
+        } = triage.finish(document.get("schemaVersion"), diagnostics)?;
         Ok((
             EvalDocument {
                 document,
@@ -187,6 +159,189 @@ impl EvalDocument {
     }
 }
 
+/// An eval document read as an outline: its top-level members parsed and validated, its items
+/// kept as raw text to parse, validate, score and write one at a time (see `crate::stream`). It
+/// accepts exactly the documents [`EvalDocument::from_value`] accepts without upgrading, and
+/// reports the same diagnostics.
+#[derive(Debug)]
+pub struct DocumentOutline<'t> {
+    /// The top-level members in order; `items` holds `null` in its place.
+    pub members: Map<String, Value>,
+    /// The items, unparsed.
+    pub items: Vec<&'t RawValue>,
+    /// The declared schema version.
+    pub version: SchemaVersion,
+    /// Warnings about the document outside its items.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One item of a [`DocumentOutline`], parsed and validated.
+#[derive(Debug)]
+pub struct OutlineItem {
+    /// The item.
+    pub value: Value,
+    /// Its schema problems, joined, when it is unusable.
+    pub problem: Option<String>,
+    /// The same problems as diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'t> DocumentOutline<'t> {
+    /// Reads `text` as an outline. `None` when it is not a current-form eval document that
+    /// reading it whole would accept: legacy forms, Foundry rows, syntax errors and documents
+    /// invalid as a whole are left to [`super::load`], which reports their problems precisely.
+    pub fn read(text: &'t str) -> Option<Self> {
+        if !json::is_acceptable(text) {
+            return None;
+        }
+        let outline = json::parse_outline(text, "items")?;
+        let members = outline.members;
+        let is_foundry = members.contains_key("testing_criteria")
+            && members.get("data").is_some_and(Value::is_array);
+        if !members.contains_key("schemaVersion") || is_foundry {
+            return None;
+        }
+        let mut shell = members.clone();
+        let placeholder = if outline.elements.is_empty() {
+            Vec::new()
+        } else {
+            vec![Value::Null]
+        };
+        shell.insert("items".to_owned(), Value::Array(placeholder));
+        let mut triage = Triage::default();
+        let mut diagnostics = Vec::new();
+        for diagnostic in schema::validate(&Value::Object(shell)) {
+            let in_placeholder = matches!(&diagnostic.location,
+                Location::Pointer { pointer, .. } if pointer.starts_with("/items/"));
+            if !in_placeholder {
+                triage.add(diagnostic, ItemsLocation::Items, &mut diagnostics);
+            }
+        }
+        let triaged = triage
+            .finish(members.get("schemaVersion"), diagnostics)
+            .ok()?;
+        Some(DocumentOutline {
+            members,
+            items: outline.elements,
+            version: triaged.version,
+            diagnostics: triaged.diagnostics,
+        })
+    }
+
+    /// The root `default_evaluators`, when given.
+    pub fn default_evaluators(&self) -> Option<&Map<String, Value>> {
+        self.members
+            .get("default_evaluators")
+            .and_then(Value::as_object)
+    }
+
+    /// Parses and validates item `index`.
+    ///
+    /// # Errors
+    /// Only for an index past the items (the whole text was checked when the outline was read).
+    pub fn item(&self, index: usize) -> Result<OutlineItem, Diagnostic> {
+        let element = self
+            .items
+            .get(index)
+            .ok_or_else(|| Diagnostic::whole(format!("there is no item {index}")))?;
+        let value = json::parse_element(element)?;
+        let mut triage = Triage::default();
+        let mut diagnostics = Vec::new();
+        for diagnostic in schema::validate_item(&value, index) {
+            triage.add(diagnostic, ItemsLocation::Items, &mut diagnostics);
+        }
+        let problem = triage
+            .item_messages
+            .into_iter()
+            .next()
+            .map(|(_, messages)| messages.join("; "));
+        Ok(OutlineItem {
+            value,
+            problem,
+            diagnostics,
+        })
+    }
+}
+
+/// Schema problems sorted into those confined to one item and those about the whole document.
+#[derive(Debug, Default)]
+struct Triage {
+    item_messages: Vec<(usize, Vec<String>)>,
+    document_level: bool,
+}
+
+impl Triage {
+    /// Files `diagnostic` (its pointer made to point into the user's file) and keeps it.
+    fn add(
+        &mut self,
+        mut diagnostic: Diagnostic,
+        location: ItemsLocation,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        if let Location::Pointer { pointer, .. } = &mut diagnostic.location {
+            let index = item_index(pointer);
+            *pointer = location.user_pointer(pointer);
+            match index {
+                Some(index) => push_problem(
+                    &mut self.item_messages,
+                    index,
+                    &diagnostic.message,
+                    pointer,
+                ),
+                None => self.document_level |= diagnostic.severity == Severity::Error,
+            }
+        } else {
+            self.document_level |= diagnostic.severity == Severity::Error;
+        }
+        diagnostics.push(diagnostic);
+    }
+
+    /// The document's version and its items' problems, with the diagnostics to report.
+    ///
+    /// # Errors
+    /// Every diagnostic, errors first, when one concerns the document as a whole or the version
+    /// is unreadable.
+    fn finish(
+        self,
+        schema_version: Option<&Value>,
+        mut diagnostics: Vec<Diagnostic>,
+    ) -> Result<Triaged, InputError> {
+        let version = schema_version
+            .and_then(Value::as_str)
+            .and_then(SchemaVersion::parse);
+        let version = match version {
+            Some(version) if !self.document_level => version,
+            _ => {
+                if !self.document_level {
+                    diagnostics.push(Diagnostic::at_pointer(
+                        "/schemaVersion",
+                        "expected a version like \"1.6.0\"",
+                    ));
+                }
+                diagnostics.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
+                return Err(InputError { diagnostics });
+            }
+        };
+        let item_problems = self
+            .item_messages
+            .into_iter()
+            .map(|(index, messages)| (index, messages.join("; ")))
+            .collect();
+        Ok(Triaged {
+            version,
+            item_problems,
+            diagnostics,
+        })
+    }
+}
+
+/// What [`Triage::finish`] found in a valid document.
+struct Triaged {
+    version: SchemaVersion,
+    item_problems: Vec<(usize, String)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
 /// `Some(n)` when `pointer` is `/items/n` or inside it.
 fn item_index(pointer: &str) -> Option<usize> {
     let rest = pointer.strip_prefix("/items/")?;
@@ -200,10 +355,13 @@ fn push_problem(
     pointer: &str,
 ) {
     let text = format!("{pointer}: {message}");
-    match problems
-        .iter_mut()
-        .find(|(problem_index, _)| *problem_index == index)
-    {
+    let existing = match problems.last_mut() {
+        Some(last) if last.0 == index => Some(last),
+        _ => problems
+            .iter_mut()
+            .find(|(problem_index, _)| *problem_index == index),
+    };
+    match existing {
         Some((_, messages)) => messages.push(text),
         None => problems.push((index, vec![text])),
     }

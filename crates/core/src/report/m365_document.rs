@@ -40,13 +40,13 @@ pub fn write_owned(document: Value, report: &RunReport, options: &DocumentOption
     let Some(root) = output.as_object_mut() else {
         return output;
     };
-    let with_codes = declares_at_least(root.get("schemaVersion"), 1, 9);
+    let with_codes = writes_error_codes(root);
     let Some(Value::Array(items)) = root.get_mut("items") else {
         return output;
     };
     for outcome in &report.items {
-        if let Some(target) = case_target(items, outcome) {
-            write_case(target, outcome, with_codes);
+        if let Some(item) = items.get_mut(outcome.index) {
+            write_outcome(item, outcome, with_codes);
         }
     }
     for index in thread_indices(report) {
@@ -54,10 +54,39 @@ pub fn write_owned(document: Value, report: &RunReport, options: &DocumentOption
             write_thread_summary(thread);
         }
     }
+    write_root(root, options);
+    output
+}
+
+/// Writes the outcomes of one item (every outcome of `item`, as [`crate::engine::DocumentScorer`]
+/// gives them) into the item, with the thread summary of a thread.
+pub fn write_item(item: &mut Value, outcomes: &[CaseOutcome], with_codes: bool) {
+    for outcome in outcomes {
+        write_outcome(item, outcome, with_codes);
+    }
+    if outcomes.iter().any(|outcome| outcome.turn.is_some()) {
+        if let Value::Object(thread) = item {
+            write_thread_summary(thread);
+        }
+    }
+}
+
+/// Writes the document-level output fields (`metadata.evaluatedAt`) into the document's root.
+pub fn write_root(root: &mut Map<String, Value>, options: &DocumentOptions) {
     if let Some(evaluated_at) = &options.evaluated_at {
         set_evaluated_at(root, evaluated_at);
     }
-    output
+}
+
+/// Whether errored scores carry a `code` in this document (its `schemaVersion` is at least 1.9).
+pub fn writes_error_codes(root: &Map<String, Value>) -> bool {
+    declares_at_least(root.get("schemaVersion"), 1, 9)
+}
+
+fn write_outcome(item: &mut Value, outcome: &CaseOutcome, with_codes: bool) {
+    if let Some(target) = case_target(item, outcome) {
+        write_case(target, outcome, with_codes);
+    }
 }
 
 /// The M365 score object for one result, or `None` for a skipped result (the schema has no shape
@@ -109,10 +138,10 @@ pub fn error_object(outcome: &CaseOutcome) -> Option<Value> {
 }
 
 fn case_target<'a>(
-    items: &'a mut [Value],
+    item: &'a mut Value,
     outcome: &CaseOutcome,
 ) -> Option<&'a mut Map<String, Value>> {
-    let item = items.get_mut(outcome.index)?.as_object_mut()?;
+    let item = item.as_object_mut()?;
     match outcome.turn {
         None if item.contains_key("turns") => None,
         None => Some(item),

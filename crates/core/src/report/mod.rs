@@ -15,6 +15,7 @@ mod json;
 pub mod junit;
 pub mod m365_document;
 pub mod markdown;
+pub(crate) mod pretty;
 
 pub use json::to_json;
 

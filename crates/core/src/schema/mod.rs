@@ -27,21 +27,26 @@ pub const SCHEMA_JSON: &str = include_str!("eval-document.schema.json");
 /// Highest `schemaVersion` minor version supported (1.11.x).
 pub const MAX_MINOR_VERSION: u64 = 11;
 
+fn compile_failure(error: &str) -> Vec<Diagnostic> {
+    vec![Diagnostic::whole(format!(
+        "internal error: the embedded schema does not compile: {error}"
+    ))]
+}
+
+fn diagnostics(failures: Vec<validator::Failure>) -> Vec<Diagnostic> {
+    failures
+        .into_iter()
+        .map(|failure| Diagnostic::at_pointer(failure.pointer, failure.message))
+        .collect()
+}
+
 /// Validates an eval document; every problem found is returned with its JSON pointer.
 pub fn validate(document: &Value) -> Vec<Diagnostic> {
     let compiled = match compiled() {
         Ok(compiled) => compiled,
-        Err(error) => {
-            return vec![Diagnostic::whole(format!(
-                "internal error: the embedded schema does not compile: {error}"
-            ))]
-        }
+        Err(error) => return compile_failure(error),
     };
-    let mut diagnostics: Vec<Diagnostic> = validator::Validator::new(compiled)
-        .validate(document)
-        .into_iter()
-        .map(|failure| Diagnostic::at_pointer(failure.pointer, failure.message))
-        .collect();
+    let mut diagnostics = diagnostics(validator::Validator::new(compiled).validate(document));
     if let Some(problem) = document
         .get("schemaVersion")
         .and_then(Value::as_str)
@@ -50,6 +55,16 @@ pub fn validate(document: &Value) -> Vec<Diagnostic> {
         diagnostics.push(Diagnostic::at_pointer("/schemaVersion", problem));
     }
     diagnostics
+}
+
+/// Validates one element of a document's `items` array, as [`validate`] would at `/items/{index}`.
+/// With [`validate`] of the document with `items` emptied, this lets a document be validated one
+/// item at a time.
+pub fn validate_item(item: &Value, index: usize) -> Vec<Diagnostic> {
+    match compiled() {
+        Ok(compiled) => diagnostics(validator::Validator::new(compiled).validate_item(item, index)),
+        Err(error) => compile_failure(error),
+    }
 }
 
 fn compiled() -> Result<&'static compile::Compiled, &'static str> {
@@ -101,6 +116,31 @@ mod tests {
                 other => format!("{other:?}: {}", diagnostic.message),
             })
             .collect()
+    }
+
+    #[test]
+    fn items_validate_alone_as_within_the_document() {
+        let items = json!([
+            {"prompt": "ok"},
+            {"prompt": 3, "extra": true},
+            {"turns": [{"prompt": "t", "status": "maybe"}]},
+            "not an item"
+        ]);
+        let document = json!({"schemaVersion": "1.11.0", "items": items});
+        let whole = messages(&document);
+        let alone: Vec<String> = items
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .flat_map(|(index, item)| validate_item(item, index))
+            .map(|diagnostic| match diagnostic.location {
+                Location::Pointer { pointer, .. } => format!("{pointer}: {}", diagnostic.message),
+                other => format!("{other:?}: {}", diagnostic.message),
+            })
+            .collect();
+        assert_eq!(alone, whole);
+        assert!(whole.len() >= 3, "{whole:?}");
     }
 
     #[test]

@@ -94,6 +94,27 @@ impl<'s> Validator<'s> {
         sink.0
     }
 
+    /// Every problem in `item`, validated as element `index` of the document's `items` array.
+    pub(crate) fn validate_item(&self, item: &Value, index: usize) -> Vec<Failure> {
+        let mut sink = Collect::default();
+        let items = Path::ROOT.key("items");
+        if let Some(id) = self.item_node() {
+            let _ = self.check(id, item, &items.index(index), &mut sink);
+        }
+        sink.0
+    }
+
+    /// The schema of one element of the root's `items`.
+    fn item_node(&self) -> Option<NodeId> {
+        let root = self.node(self.schema.root)?;
+        let root = match root.reference {
+            Some(target) => self.node(target)?,
+            None => root,
+        };
+        let (_, items) = root.properties.iter().find(|(name, _)| name == "items")?;
+        self.node(*items)?.items
+    }
+
     fn node(&self, id: NodeId) -> Option<&'s Node> {
         self.schema.nodes.get(id)
     }

@@ -1,0 +1,141 @@
+//! The streaming document path against the whole path: for every document the whole path reads
+//! as a current-form M365 document, streaming gives the same bytes, summary and diagnostics; for
+//! every other input it declines, so the caller reads it whole.
+
+#[path = "../benches/support/mod.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use agenteval_core::dataset::m365::DocumentOutline;
+use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::{engine, stream, Diagnostic};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn files() -> Vec<(String, String)> {
+    let fixtures = root().join("tests/fixtures/m365-copilot-eval");
+    let mut paths = vec![root().join("examples/m365-demo.json")];
+    for dir in [
+        fixtures.join("schema/v1/examples/valid"),
+        fixtures.join("schema/v1/examples/invalid"),
+        fixtures.join("samples"),
+    ] {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        found.sort();
+        paths.extend(found);
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path.display().to_string(), text)
+        })
+        .collect()
+}
+
+fn written_by_hand() -> Vec<(String, String)> {
+    let documents = [
+        // Threads, item-level plans, an unknown evaluator, a bad item, metadata after items.
+        r#"{"schemaVersion": "1.11.0",
+            "default_evaluators": {"ExactMatch": {}, "PartialMatch": {"threshold": 0.4}},
+            "items": [
+              {"prompt": "p1", "response": "Paris", "expected_response": "Paris"},
+              {"prompt": "p2", "response": "", "expected_response": "x"},
+              {"prompt": "p3", "response": "a b", "expected_response": "a c",
+               "evaluators": {"Citatons": {}}, "evaluators_mode": "extend"},
+              {"prompt": 7},
+              {"turns": [
+                {"prompt": "t1", "response": "yes", "expected_response": "yes"},
+                {"prompt": "t2", "response": "no", "expected_response": "yes",
+                 "evaluators": {"KeywordMatch": {"keywords": ["no"]}}, "evaluators_mode": "replace"}
+              ], "summary": {"turns_total": 0}},
+              {"prompt": "p4", "response": "r", "expected_response": "r", "status": "error",
+               "error": {"code": "agentTimeout", "message": "stale"}}
+            ],
+            "metadata": {"owner": "qa"}}"#,
+        // Version 1.8: errored scores carry no code; no metadata at all.
+        r#"{"items": [{"prompt": "p", "response": "r", "expected_response": "r",
+             "evaluators": {"Relevance": {}, "Citations": {"citation_format": "nope"}}}],
+            "schemaVersion": "1.8.0"}"#,
+        // Legacy forms, Foundry rows and broken documents are not streamed.
+        r#"[{"prompt": "p", "response": "r"}]"#,
+        r#"{"items": [{"prompt": "p"}]}"#,
+        r#"{"schemaVersion": "1.11.0", "items": []}"#,
+        r#"{"schemaVersion": "1.11.0", "items": [{"prompt": "p", "prompt": "q"}]}"#,
+        r#"{"schemaVersion": "1.11.0", "default_evaluators": 3, "items": [{"prompt": "p"}]}"#,
+        r#"{"schemaVersion": "1.99.0", "items": [{"prompt": "p"}]}"#,
+        r#"{"schemaVersion": "1.11.0", "items": [{"prompt": "p"}]"#,
+        r#"{"testing_criteria": [], "data": [], "schemaVersion": "1.0.0", "items": [{"prompt": "p"}]}"#,
+    ];
+    let mut all: Vec<(String, String)> = documents
+        .iter()
+        .enumerate()
+        .map(|(index, text)| (format!("by hand #{index}"), (*text).to_owned()))
+        .collect();
+    all.push(("generated".to_owned(), support::m365_document(200)));
+    all
+}
+
+fn rendered(diagnostics: &[Diagnostic]) -> Vec<String> {
+    let mut lines: Vec<String> = diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.to_string())
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
+    let options = DocumentOptions {
+        evaluated_at: Some("2026-11-29T12:00:00Z".to_owned()),
+    };
+    let mut streamed = Vec::new();
+    for (name, text) in files().into_iter().chain(written_by_hand()) {
+        let whole = dataset::load(text.as_bytes(), None)
+            .ok()
+            .and_then(|loaded| match loaded.dataset {
+                Dataset::M365(document) if !document.legacy => {
+                    Some((document, loaded.diagnostics))
+                }
+                _ => None,
+            });
+        let outline = DocumentOutline::read(&text);
+        let Some((document, diagnostics)) = whole else {
+            assert!(outline.is_none(), "{name}: streamed, but read whole it is not a current-form document");
+            continue;
+        };
+        let outline = outline.unwrap_or_else(|| panic!("{name}: not streamed"));
+        let report = engine::score(&Dataset::M365(document.clone()));
+        let expected = serde_json::to_string_pretty(&m365_document::write_owned(
+            document.document,
+            &report,
+            &options,
+        ))
+        .unwrap();
+        let mut written = Vec::new();
+        let run = stream::write_scored(&outline, &options, &mut written).unwrap();
+        assert_eq!(String::from_utf8(written).unwrap(), expected, "{name}");
+        assert_eq!(run.summary, report.summary, "{name}");
+        assert_eq!(rendered(&run.diagnostics), rendered(&diagnostics), "{name}");
+        streamed.push(name);
+    }
+    for name in ["m365-demo.json", "by hand #0", "by hand #1", "generated"] {
+        assert!(
+            streamed.iter().any(|streamed| streamed.ends_with(name)),
+            "{name} not streamed: {streamed:?}"
+        );
+    }
+    assert!(
+        !streamed.iter().any(|name| name.starts_with("by hand #") && !name.ends_with("#0") && !name.ends_with("#1")),
+        "{streamed:?}"
+    );
+    assert!(streamed.len() >= 10, "only {} documents streamed", streamed.len());
+}
