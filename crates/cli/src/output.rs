@@ -235,8 +235,7 @@ fn write_whole(
 ) -> Result<(), UsageError> {
     match (format, dataset) {
         (Format::Document, Dataset::M365(document)) => {
-            let scored =
-                m365_document::write_owned(document.document, report, &document_options());
+            let scored = m365_document::write_owned(document.document, report, &document_options());
             serde_json::to_writer_pretty(&mut *writer, &scored)
                 .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
             writer.write_all(b"\n").map_err(write_error)

@@ -5,9 +5,10 @@ mod support;
 
 use std::hint::black_box;
 
+use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset};
 use agenteval_core::report::m365_document::{self, DocumentOptions};
-use agenteval_core::{engine, evaluators, Inputs, Options};
+use agenteval_core::{engine, evaluators, stream, Inputs, Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::{json, Map, Value};
 
@@ -127,6 +128,16 @@ fn end_to_end(c: &mut Criterion) {
             b.iter(|| agenteval_core::schema::validate(black_box(&document)).len())
         });
     }
+    group.bench_function("stream_score_write", |b| {
+        b.iter(|| {
+            let Some(outline) = DocumentOutline::read(black_box(&text)) else {
+                return 0;
+            };
+            let mut written = Vec::new();
+            stream::write_scored(&outline, &DocumentOptions::default(), &mut written)
+                .map_or(0, |_| written.len())
+        })
+    });
     group.bench_function("load_score_write", |b| {
         b.iter(|| {
             let Ok(loaded) = dataset::load(black_box(text.as_bytes()), None) else {

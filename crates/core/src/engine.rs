@@ -578,7 +578,12 @@ impl DocumentScorer {
 
     /// Scores item `index`: one outcome for a single-turn item, one per turn for a thread, or
     /// one error outcome when `problem` makes the item unusable.
-    pub fn score_item(&self, index: usize, item: &Value, problem: Option<&str>) -> Vec<CaseOutcome> {
+    pub fn score_item(
+        &self,
+        index: usize,
+        item: &Value,
+        problem: Option<&str>,
+    ) -> Vec<CaseOutcome> {
         let mut entries = Vec::new();
         push_item_entries(&mut entries, index, item, problem);
         entries

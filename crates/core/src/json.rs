@@ -89,7 +89,8 @@ pub fn parse_element(element: &RawValue) -> Result<Value, Diagnostic> {
 pub fn is_acceptable(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    de::Deserializer::deserialize_any(&mut deserializer, Checker).is_ok() && deserializer.end().is_ok()
+    de::Deserializer::deserialize_any(&mut deserializer, Checker).is_ok()
+        && deserializer.end().is_ok()
 }
 
 /// Visits a value with [`ValueVisitor`]'s checks, keeping nothing but each object's keys.
@@ -169,7 +170,10 @@ struct BorrowedKey;
 impl<'de> DeserializeSeed<'de> for BorrowedKey {
     type Value = Cow<'de, str>;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
@@ -199,7 +203,10 @@ struct OutlineSeed<'k> {
 impl<'de> DeserializeSeed<'de> for OutlineSeed<'_> {
     type Value = Option<Outline<'de>>;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
@@ -511,12 +518,13 @@ mod tests {
         assert_eq!(keys, ["z", "items", "a"]);
         assert_eq!(outline.members["items"], Value::Null);
         assert_eq!(outline.members["a"], json!({"b": null}));
-        let raw: Vec<&str> = outline.elements.iter().map(|element| element.get()).collect();
+        let raw: Vec<&str> = outline
+            .elements
+            .iter()
+            .map(|element| element.get())
+            .collect();
         assert_eq!(raw, [r#"{"a": [1, 2]}"#, "3"]);
-        assert_eq!(
-            parse_element(outline.elements[0]),
-            Ok(json!({"a": [1, 2]}))
-        );
+        assert_eq!(parse_element(outline.elements[0]), Ok(json!({"a": [1, 2]})));
         for rejected in [
             "[1]",
             r#"{"items": 1}"#,

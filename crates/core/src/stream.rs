@@ -47,7 +47,14 @@ pub fn write_scored(
         serde_json::to_writer(&mut *out, key)?;
         out.write_all(b": ")?;
         if key == "items" {
-            write_items(outline, &scorer, with_codes, &mut streamed, out, &mut scratch)?;
+            write_items(
+                outline,
+                &scorer,
+                with_codes,
+                &mut streamed,
+                out,
+                &mut scratch,
+            )?;
         } else {
             pretty::write_nested(out, value, 1, &mut scratch)?;
         }

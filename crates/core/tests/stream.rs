@@ -102,14 +102,15 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
         let whole = dataset::load(text.as_bytes(), None)
             .ok()
             .and_then(|loaded| match loaded.dataset {
-                Dataset::M365(document) if !document.legacy => {
-                    Some((document, loaded.diagnostics))
-                }
+                Dataset::M365(document) if !document.legacy => Some((document, loaded.diagnostics)),
                 _ => None,
             });
         let outline = DocumentOutline::read(&text);
         let Some((document, diagnostics)) = whole else {
-            assert!(outline.is_none(), "{name}: streamed, but read whole it is not a current-form document");
+            assert!(
+                outline.is_none(),
+                "{name}: streamed, but read whole it is not a current-form document"
+            );
             continue;
         };
         let outline = outline.unwrap_or_else(|| panic!("{name}: not streamed"));
@@ -134,8 +135,14 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
         );
     }
     assert!(
-        !streamed.iter().any(|name| name.starts_with("by hand #") && !name.ends_with("#0") && !name.ends_with("#1")),
+        !streamed.iter().any(|name| name.starts_with("by hand #")
+            && !name.ends_with("#0")
+            && !name.ends_with("#1")),
         "{streamed:?}"
     );
-    assert!(streamed.len() >= 10, "only {} documents streamed", streamed.len());
+    assert!(
+        streamed.len() >= 10,
+        "only {} documents streamed",
+        streamed.len()
+    );
 }

@@ -282,12 +282,9 @@ impl Triage {
             let index = item_index(pointer);
             *pointer = location.user_pointer(pointer);
             match index {
-                Some(index) => push_problem(
-                    &mut self.item_messages,
-                    index,
-                    &diagnostic.message,
-                    pointer,
-                ),
+                Some(index) => {
+                    push_problem(&mut self.item_messages, index, &diagnostic.message, pointer)
+                }
                 None => self.document_level |= diagnostic.severity == Severity::Error,
             }
         } else {

@@ -40,7 +40,11 @@ impl Formatter for NestedPretty {
         writer.write_all(b"]")
     }
 
-    fn begin_array_value<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         if !first {
             writer.write_all(b",")?;
         }
@@ -66,7 +70,11 @@ impl Formatter for NestedPretty {
         writer.write_all(b"}")
     }
 
-    fn begin_object_key<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         if !first {
             writer.write_all(b",")?;
         }
@@ -146,6 +154,9 @@ mod tests {
         write_nested(&mut out, &inner, 2, &mut scratch).unwrap();
         end_container(&mut out, 1, b']').unwrap();
         end_container(&mut out, 0, b'}').unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), String::from_utf8(whole).unwrap());
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(whole).unwrap()
+        );
     }
 }
