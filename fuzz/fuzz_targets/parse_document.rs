@@ -1,10 +1,13 @@
 //! Fuzzes the whole input path: dialect sniffing, strict JSON parsing, schema validation, legacy
-//! upgrade, Foundry rows, scoring and every output writer. Any panic is a bug.
+//! upgrade, Foundry rows, scoring and every output writer; and, differentially, the streaming
+//! document path, which must accept exactly the current-form documents the whole path accepts
+//! and write the same bytes. Any panic is a bug.
 
 #![no_main]
 
+use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset};
-use agenteval_core::engine;
+use agenteval_core::{engine, stream};
 use agenteval_core::report::{self, m365_document};
 use libfuzzer_sys::fuzz_target;
 
@@ -15,12 +18,32 @@ fuzz_target!(|data: &[u8]| {
         {"name": "docs", "evaluator_name": "builtin.document_retrieval"},
         {"name": "rouge", "evaluator_name": "builtin.rouge_score", "initialization_parameters": {"rouge_type": "rougeL"}}
     ]});
+    let outline = std::str::from_utf8(data).ok().and_then(DocumentOutline::read);
     let Ok(loaded) = dataset::load(data, Some(&config)) else {
+        assert!(outline.is_none(), "streamed a document the whole path rejects");
         return;
     };
     let run = engine::score(&loaded.dataset);
-    if let Dataset::M365(document) = &loaded.dataset {
-        let _ = m365_document::write(&document.document, &run, &m365_document::DocumentOptions::default());
+    let options = m365_document::DocumentOptions::default();
+    match (&loaded.dataset, outline) {
+        (Dataset::M365(document), Some(outline)) if !document.legacy => {
+            let whole = m365_document::write(&document.document, &run, &options);
+            let expected = serde_json::to_vec_pretty(&whole).expect("a Value serializes");
+            let mut streamed = Vec::new();
+            let result = stream::write_scored(&outline, &options, &mut streamed).expect("writing to a Vec");
+            assert_eq!(streamed, expected, "streamed bytes differ");
+            assert_eq!(result.summary, run.summary, "streamed summary differs");
+        }
+        (Dataset::M365(document), None) if !document.legacy => {
+            if std::str::from_utf8(data).is_ok() {
+                panic!("a current-form document was not streamed");
+            }
+        }
+        (_, Some(_)) => panic!("streamed a document the whole path reads as legacy or Foundry"),
+        (Dataset::M365(document), None) => {
+            let _ = m365_document::write(&document.document, &run, &options);
+        }
+        (Dataset::Foundry(_), None) => {}
     }
     let _ = report::to_json(&run);
     let _ = report::csv::write(&run);
