@@ -16,7 +16,8 @@ use wasm_bindgen_test::wasm_bindgen_test;
 const DOCUMENT: &str = include_str!("../../../examples/m365-demo.json");
 
 fn to_json(value: &JsValue) -> Value {
-    serde_wasm_bindgen::from_value(value.clone()).expect("a JSON-compatible value")
+    let text = agenteval_wasm::convert::json_text(value).expect("a JSON-compatible value");
+    serde_json::from_str(&text).expect("JSON")
 }
 
 fn get(value: &JsValue, key: &str) -> JsValue {
