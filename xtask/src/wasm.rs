@@ -133,7 +133,10 @@ pub fn build() -> Result<PathBuf, String> {
     match wasm_opt() {
         Some(program) => Step::new(program)
             .args([
-                "-O3",
+                "-Os",
+                "--converge",
+                "--strip-producers",
+                "--strip-target-features",
                 "--enable-bulk-memory",
                 "--enable-nontrapping-float-to-int",
                 "--enable-sign-ext",
