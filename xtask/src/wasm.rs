@@ -133,8 +133,7 @@ pub fn build() -> Result<PathBuf, String> {
     match wasm_opt() {
         Some(program) => Step::new(program)
             .args([
-                "-Os",
-                "--converge",
+                "-O3",
                 "--strip-producers",
                 "--strip-target-features",
                 "--enable-bulk-memory",
