@@ -209,6 +209,45 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
 });
 
+test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {
+  const result = await page.evaluate(async (text) => {
+    const worker = new Worker(new URL("/pkg/worker.js", location.href), { type: "module" });
+    let nextId = 0;
+    const call = (method, args) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        const listener = ({ data }) => {
+          if (data.id !== id || (data.type !== "done" && data.type !== "error")) return;
+          worker.removeEventListener("message", listener);
+          resolve(data);
+        };
+        worker.addEventListener("message", listener);
+        worker.postMessage({ id, method, args });
+      });
+    try {
+      const evaluated = await call("evaluate", [text, {}]);
+      const { handle, report } = evaluated.value;
+      const markdown = await call("evaluationRender", [handle, "md"]);
+      const freed = await call("evaluationFree", [handle]);
+      const after = await call("evaluationRender", [handle, "md"]);
+      return {
+        items: report.items.length,
+        markdown: markdown.value.split("\n")[0],
+        freed: freed.type,
+        after: [after.type, after.error?.code, after.error?.message],
+      };
+    } finally {
+      worker.terminate();
+    }
+  }, demo);
+  assert.deepEqual(result, {
+    items: 7,
+    markdown: "# agenteval results",
+    freed: "done",
+    after: ["error", "invalidArgument", "evaluation: already freed; keep it until you are done with it"],
+  });
+});
+
 test("worker: the package imported directly in a module worker", async () => {
   const result = await page.evaluate(async (text) => {
     const source = `
