@@ -15,6 +15,11 @@ function isStale(error) {
   return error instanceof Error && error.code === undefined && /stale object/i.test(error.message);
 }
 
+/** A call on an `Evaluation` after its `free()`. */
+function isFreed(error) {
+  return error instanceof Error && error.code === undefined && /null pointer passed to rust/i.test(error.message);
+}
+
 function internalError(message, cause) {
   const error = new Error(
     `agenteval crashed: ${message}. The module was reset and can be used again; ` +
@@ -40,6 +45,12 @@ function recover(crash) {
 function translate(error) {
   if (isCrash(error)) return recover(error);
   if (isStale(error)) return internalError("the module was reset while this run was in progress", error);
+  if (isFreed(error)) {
+    return Object.assign(new Error("evaluation: already freed; keep it until you are done with it", { cause: error }), {
+      name: "AgentEvalError",
+      code: "invalidArgument",
+    });
+  }
   return error;
 }
 
@@ -47,7 +58,7 @@ function guard(exported) {
   return function guarded(...args) {
     let result;
     try {
-      result = exported(...args);
+      result = exported.apply(this, args);
     } catch (error) {
       throw translate(error);
     }
@@ -60,9 +71,26 @@ function guard(exported) {
   };
 }
 
+// The methods of `Evaluation` (the class generated for the Rust type) get the same guard.
+const evaluation = wasm.Evaluation.prototype;
+evaluation.render = guard(evaluation.render);
+const freeOnce = evaluation.free;
+/** Releases the evaluation's memory; freeing it again does nothing. */
+evaluation.free = function free() {
+  try {
+    freeOnce.call(this);
+  } catch (error) {
+    if (!isFreed(error)) throw translate(error);
+  }
+};
+if (Symbol.dispose) evaluation[Symbol.dispose] = evaluation.free;
+const reportGetter = Object.getOwnPropertyDescriptor(evaluation, "report");
+Object.defineProperty(evaluation, "report", { ...reportGetter, get: guard(reportGetter.get) });
+
 export const validate = guard(wasm.validate);
 export const evaluators = guard(wasm.evaluators);
 export const score = guard(wasm.score);
+export const evaluate = guard(wasm.evaluate);
 export const scoreItem = guard(wasm.scoreItem);
 export const render = guard(wasm.render);
 export const version = guard(wasm.version);

@@ -75,6 +75,25 @@ export function connectWorker(worker = defaultWorker()) {
       const [rest, hooks] = split(options, "score");
       return request("score", [dataset, rest], hooks);
     },
+    evaluate: async (dataset, options) => {
+      const [rest, hooks] = split(options, "evaluate");
+      const { report, handle } = await request("evaluate", [dataset, rest], hooks);
+      let freed = false;
+      const free = () => {
+        if (freed) return;
+        freed = true;
+        request("evaluationFree", [handle]).catch(() => {});
+      };
+      return {
+        report,
+        render: async (format, renderOptions) => {
+          if (freed) throw misuse("evaluation: already freed; keep it until you are done with it");
+          return request("evaluationRender", [handle, format, renderOptions]);
+        },
+        free,
+        ...(Symbol.dispose ? { [Symbol.dispose]: free } : {}),
+      };
+    },
     scoreItem: async (item, evaluators, options) => {
       const [rest, hooks] = split(options, "scoreItem");
       return request("scoreItem", [item, evaluators, rest], { signal: hooks.signal });

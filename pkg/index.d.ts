@@ -5,6 +5,7 @@ export {
   validate,
   evaluators,
   score,
+  evaluate,
   scoreItem,
   render,
   version,

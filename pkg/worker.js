@@ -1,15 +1,21 @@
 // A module Web Worker that runs the agenteval API off the main thread. Start it with
 // `connectWorker()` (or `new Worker(new URL("agenteval/worker", import.meta.url), {type: "module"})`
 // and the message protocol below):
-//   request  {id, method: "validate"|"evaluators"|"score"|"scoreItem"|"render"|"version", args, stream?}
+//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreItem"|"render"|"version", args, stream?}
 //            {id, method: "abort"}
-//   replies  {id, type: "result", outcome} (score with stream: true), {id, type: "progress", progress},
+//            {id, method: "evaluationRender", args: [handle, format, options]}
+//            {id, method: "evaluationFree", args: [handle]}
+//   replies  {id, type: "result", outcome} (score/evaluate with stream: true), {id, type: "progress", progress},
 //            {id, type: "done", value}, {id, type: "error", error: {name, message, code, diagnostics}}
+// `evaluate` is done with `{report, handle}`: the Evaluation stays in the worker under `handle`
+// until `evaluationFree`.
 
 // The listener is installed before the package has loaded (a top-level await would drop the
 // messages that arrive meanwhile); each request waits for it.
 const loading = import("./index.js");
 const controllers = new Map();
+const evaluations = new Map();
+let nextHandle = 0;
 
 function errorData(error) {
   return {
@@ -31,25 +37,47 @@ async function run(method, args, id, stream, signal) {
       return agenteval.render(...args);
     case "version":
       return agenteval.version();
-    case "score": {
+    case "score":
+    case "evaluate": {
       const [dataset, options] = args;
-      return agenteval.score(dataset, {
+      const scored = await agenteval[method](dataset, {
         ...options,
         signal,
         onResult: stream ? (outcome) => self.postMessage({ id, type: "result", outcome }) : undefined,
         onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
       });
+      if (method === "score") return scored;
+      const handle = nextHandle++;
+      evaluations.set(handle, scored);
+      return { report: scored.report, handle };
+    }
+    case "evaluationRender": {
+      const [handle, format, options] = args;
+      return evaluation(handle).render(format, options);
+    }
+    case "evaluationFree": {
+      const [handle] = args;
+      evaluation(handle).free();
+      evaluations.delete(handle);
+      return undefined;
     }
     case "scoreItem": {
       const [item, evaluators, options] = args;
       return agenteval.scoreItem(item, evaluators, { ...options, signal });
     }
     default:
-      throw Object.assign(new Error(`method: expected one of validate, evaluators, score, scoreItem, render, version; got ${method}`), {
-        name: "AgentEvalError",
-        code: "invalidArgument",
-      });
+      throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreItem, render, version; got ${method}`);
   }
+}
+
+function misuse(message) {
+  return Object.assign(new Error(message), { name: "AgentEvalError", code: "invalidArgument" });
+}
+
+function evaluation(handle) {
+  const found = evaluations.get(handle);
+  if (found === undefined) throw misuse("evaluation: already freed; keep it until you are done with it");
+  return found;
 }
 
 self.addEventListener("message", async ({ data }) => {

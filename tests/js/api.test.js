@@ -23,7 +23,7 @@ function assertCode(code, pattern) {
 
 test("exports exactly the documented functions", () => {
   const names = Object.keys(agenteval).filter((name) => !name.startsWith("__")).sort();
-  assert.deepEqual(names, ["connectWorker", "evaluators", "render", "score", "scoreItem", "validate", "version"]);
+  assert.deepEqual(names, ["connectWorker", "evaluate", "evaluators", "render", "score", "scoreItem", "validate", "version"]);
   assert.match(agenteval.version(), /^\d+\.\d+\.\d+/);
 });
 
@@ -218,6 +218,55 @@ test("render writes every CLI format", async () => {
   const lines = agenteval.render(rows, "foundry", { dataset: foundryRows, config: foundryConfig }).trimEnd().split("\n");
   assert.equal(lines.length, rows.items.length);
   assert.ok("f1_result" in JSON.parse(lines[0]));
+});
+
+test("evaluate keeps the run: its report is score's, and render writes every format from it", async () => {
+  const report = await agenteval.score(demo);
+  const seen = [];
+  const evaluation = await agenteval.evaluate(demo, { onResult: (outcome) => seen.push(outcome.index) });
+  assert.deepEqual(evaluation.report, report);
+  assert.equal(evaluation.report, evaluation.report, "the same object on every read");
+  assert.deepEqual(seen, report.items.map((item) => item.index));
+  const options = { evaluatedAt: "2026-01-02T03:04:05Z", title: "demo" };
+  for (const format of ["document", "report", "csv", "junit", "md", "html"]) {
+    assert.equal(
+      evaluation.render(format, options),
+      agenteval.render(report, format, { dataset: demo, ...options }),
+      `${format}: the same text as render()`,
+    );
+  }
+  assert.throws(() => evaluation.render("foundry"), assertCode("invalidArgument", /^format: .*`foundry` writes into Foundry rows/));
+  assert.throws(() => evaluation.render("xml"), assertCode("invalidArgument", /^format: expected one of document/));
+  assert.throws(() => evaluation.render("md", { dataset: demo }), assertCode("invalidArgument", /^options\.dataset: unknown option/));
+  evaluation.free();
+  assert.throws(() => evaluation.render("md"), assertCode("invalidArgument", /^evaluation: already freed/));
+  assert.throws(() => evaluation.report, assertCode("invalidArgument", /^evaluation: already freed/));
+  evaluation.free();
+});
+
+test("evaluate keeps Foundry rows, runs custom evaluators, is disposable and rejects like score", async () => {
+  const custom = { polite: (input) => /thank/i.test(input.response) };
+  const dataset = { schemaVersion: "1.9.0", default_evaluators: { polite: {} }, items: [{ prompt: "Hi", response: "Thanks!" }] };
+  const evaluation = await agenteval.evaluate(dataset, { custom });
+  try {
+    assert.equal(evaluation.report.items[0].status, "pass");
+    assert.match(evaluation.render("csv"), /polite/);
+  } finally {
+    evaluation.free();
+  }
+  const rows = await agenteval.evaluate(foundryRows, { config: foundryConfig });
+  const lines = rows.render("foundry").trimEnd().split("\n");
+  assert.equal(lines.length, rows.report.items.length);
+  const jsonLines = (text) => text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(jsonLines(rows.render("foundry")), jsonLines(agenteval.render(rows.report, "foundry", { dataset: foundryRows, config: foundryConfig })));
+  assert.throws(() => rows.render("document"), assertCode("invalidArgument", /^format: .*an M365 eval document/));
+  rows[Symbol.dispose]();
+  assert.throws(() => rows.render("md"), assertCode("invalidArgument", /^evaluation: already freed/));
+  await assert.rejects(agenteval.evaluate("[1, 2"), assertCode("invalidDataset"));
+  await assert.rejects(agenteval.evaluate(demo, { onresult: () => {} }), assertCode("invalidArgument", /^options\.onresult: unknown option/));
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(agenteval.evaluate(demo, { signal: controller.signal }), { name: "AbortError" });
 });
 
 test("a crash inside the module throws internalError and the next call works", async () => {

@@ -1,6 +1,7 @@
 // `cargo xtask bench` (WebAssembly part): size of the module, start-up time, and throughput of
 // the 100 000-item benchmark document in Node and headless Chromium, against the native CLI timed
-// on the same machine in the same run. Prints one JSON object.
+// on the same machine in the same run: `score()` to the run report, and `evaluate()` then
+// `render("document")` to the scored document. Prints one JSON object.
 //
 // Usage: node bench.mjs DOCUMENT CLI
 
@@ -34,16 +35,18 @@ async function nodeFigures(text) {
   const agenteval = await import("agenteval");
   const startup = performance.now() - started;
   const score = [];
-  const render = [];
+  const document = [];
   for (let run = 0; run < RUNS; run += 1) {
     let begin = performance.now();
-    const report = await agenteval.score(text);
+    await agenteval.score(text);
     score.push((performance.now() - begin) / 1000);
     begin = performance.now();
-    agenteval.render(report, "document", { dataset: text });
-    render.push((performance.now() - begin) / 1000);
+    const evaluation = await agenteval.evaluate(text);
+    evaluation.render("document");
+    document.push((performance.now() - begin) / 1000);
+    evaluation.free();
   }
-  return { startupMs: startup, scoreSeconds: best(score), renderDocumentSeconds: best(render) };
+  return { startupMs: startup, scoreSeconds: best(score), documentSeconds: best(document) };
 }
 
 async function chromiumFigures() {
@@ -59,16 +62,18 @@ async function chromiumFigures() {
         const agenteval = await import("/pkg/index.js");
         const startup = performance.now() - started;
         const score = [];
-        const render = [];
+        const document = [];
         for (let run = 0; run < runs; run += 1) {
           let begin = performance.now();
-          const report = await agenteval.score(text);
+          await agenteval.score(text);
           score.push((performance.now() - begin) / 1000);
           begin = performance.now();
-          agenteval.render(report, "document", { dataset: text });
-          render.push((performance.now() - begin) / 1000);
+          const evaluation = await agenteval.evaluate(text);
+          evaluation.render("document");
+          document.push((performance.now() - begin) / 1000);
+          evaluation.free();
         }
-        return { startupMs: startup, scoreSeconds: Math.min(...score), renderDocumentSeconds: Math.min(...render) };
+        return { startupMs: startup, scoreSeconds: Math.min(...score), documentSeconds: Math.min(...document) };
       },
       { documentUrl: `/${documentPath.slice(root.length).replace(/^\/+/, "")}`, runs: RUNS },
     );

@@ -50,6 +50,25 @@ test("page: validate, score and render work and results are plain JSON", async (
   assert.equal(result.evaluators, true);
 });
 
+test("page: evaluate keeps the run, renders from it, and frees it", async () => {
+  const result = await page.evaluate(async (text) => {
+    const { evaluate, render } = globalThis.agenteval;
+    const evaluation = await evaluate(text);
+    const document = evaluation.render("document", { evaluatedAt: "2026-01-02T03:04:05Z" });
+    const same = document === render(evaluation.report, "document", { dataset: text, evaluatedAt: "2026-01-02T03:04:05Z" });
+    evaluation[Symbol.dispose]();
+    const freed = (() => {
+      try {
+        evaluation.render("md");
+      } catch (error) {
+        return error.code;
+      }
+    })();
+    return { items: JSON.parse(document).items.length, same, freed };
+  }, demo);
+  assert.deepEqual(result, { items: JSON.parse(demo).items.length, same: true, freed: "invalidArgument" });
+});
+
 test("page: errors are Error objects with a code", async () => {
   const result = await page.evaluate(async () => {
     const { score, validate } = globalThis.agenteval;
@@ -166,7 +185,14 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
       const aborted = worker.score(data, { signal: controller.signal, onProgress: () => controller.abort() });
       const abortName = await aborted.catch((error) => error.name);
       const after = await worker.scoreItem({ prompt: "p", response: "r" }, ["Relevance"]);
-      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result };
+      const kept = [];
+      const evaluation = await worker.evaluate(text, { onResult: (outcome) => kept.push(outcome.index) });
+      const keptMarkdown = await evaluation.render("md");
+      const keptCsv = (await evaluation.render("csv")) === (await worker.render(evaluation.report, "csv"));
+      evaluation.free();
+      const freed = await evaluation.render("md").catch((error) => error.code);
+      const evaluated = { items: evaluation.report.items.length, streamed: kept.length, markdown: keptMarkdown.split("\n")[0], keptCsv, freed };
+      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated };
     } finally {
       worker.terminate();
     }
@@ -180,6 +206,46 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.equal(result.custom, "invalidArgument");
   assert.equal(result.abortName, "AbortError");
   assert.equal(result.after, "skipped");
+  assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
+});
+
+test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {
+  const result = await page.evaluate(async (text) => {
+    const worker = new Worker(new URL("/pkg/worker.js", location.href), { type: "module" });
+    let nextId = 0;
+    const call = (method, args) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        const listener = ({ data }) => {
+          if (data.id !== id || (data.type !== "done" && data.type !== "error")) return;
+          worker.removeEventListener("message", listener);
+          resolve(data);
+        };
+        worker.addEventListener("message", listener);
+        worker.postMessage({ id, method, args });
+      });
+    try {
+      const evaluated = await call("evaluate", [text, {}]);
+      const { handle, report } = evaluated.value;
+      const markdown = await call("evaluationRender", [handle, "md"]);
+      const freed = await call("evaluationFree", [handle]);
+      const after = await call("evaluationRender", [handle, "md"]);
+      return {
+        items: report.items.length,
+        markdown: markdown.value.split("\n")[0],
+        freed: freed.type,
+        after: [after.type, after.error?.code, after.error?.message],
+      };
+    } finally {
+      worker.terminate();
+    }
+  }, demo);
+  assert.deepEqual(result, {
+    items: 7,
+    markdown: "# agenteval results",
+    freed: "done",
+    after: ["error", "invalidArgument", "evaluation: already freed; keep it until you are done with it"],
+  });
 });
 
 test("worker: the package imported directly in a module worker", async () => {

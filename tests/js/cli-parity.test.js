@@ -1,8 +1,10 @@
 // The package gives the same results as the native CLI: every output format of `agenteval score`
 // on the example datasets (the scored document's `metadata.evaluatedAt`, the run time, is taken
-// from the CLI's output). JSON formats are compared as JSON values, text formats byte for byte:
-// a report that went through JavaScript cannot tell `0.0` from `0` in evaluator `details` (JSON
-// does not either), so the HTML report's details blocks are compared with that spelling unified.
+// from the CLI's output). `evaluate()` then `Evaluation.render` writes every format byte for byte
+// as the CLI does. `render()` of a report that went through JavaScript objects gives the same JSON
+// values and text, except that JavaScript cannot tell `0.0` from `0` in evaluator `details` (JSON
+// does not either): the JSON formats are compared as values, and the HTML report's details blocks
+// with that spelling unified.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -46,6 +48,13 @@ for (const { dataset, config, formats } of cases) {
       const expected = runCli([dataset, ...configArgs, "--format", format]);
       const report = await agenteval.score(text, { config: configText });
       const evaluatedAt = format === "document" ? JSON.parse(expected).metadata?.evaluatedAt : undefined;
+      const evaluation = await agenteval.evaluate(text, { config: configText });
+      try {
+        const options = evaluatedAt === undefined ? { title: dataset } : { title: dataset, evaluatedAt };
+        assert.equal(evaluation.render(format, options), expected, "Evaluation.render: byte for byte");
+      } finally {
+        evaluation.free();
+      }
       const actual = agenteval.render(report, format, {
         dataset: text,
         config: configText,

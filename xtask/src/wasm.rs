@@ -134,6 +134,8 @@ pub fn build() -> Result<PathBuf, String> {
         Some(program) => Step::new(program)
             .args([
                 "-O3",
+                "--strip-producers",
+                "--strip-target-features",
                 "--enable-bulk-memory",
                 "--enable-nontrapping-float-to-int",
                 "--enable-sign-ext",

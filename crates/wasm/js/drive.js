@@ -54,7 +54,11 @@ async function call(evaluator, { input, options, context }) {
   }
 }
 
-export function drive(run, options, single) {
+/**
+ * Resolves to what `mode` asks for: "report" (the run report), "item" (the first entry) or
+ * "evaluation" (the run kept as an Evaluation).
+ */
+export function drive(run, options, mode) {
   const { custom = {}, signal, onResult, onProgress } = options ?? {};
   const sliceMs = options?.sliceMs ?? DEFAULT_SLICE_MS;
   const aborted = signal ? whenAborted(signal) : null;
@@ -83,9 +87,14 @@ export function drive(run, options, single) {
         }
       }
       finished = true;
+      if (mode === "evaluation") {
+        const evaluation = run.keep(items);
+        onProgress?.({ done: items.length, total });
+        return evaluation;
+      }
       const report = run.finish();
       onProgress?.({ done: items.length, total });
-      if (single) return items[0];
+      if (mode === "item") return items[0];
       report.items = items;
       return report;
     } finally {

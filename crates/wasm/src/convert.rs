@@ -1,6 +1,7 @@
-//! Moving values across the boundary: one serde-wasm-bindgen configuration (JSON-compatible, so
-//! results survive `JSON.stringify`, IndexedDB and `postMessage` unchanged), and reading datasets
-//! and configs given as text, bytes or parsed values.
+//! Moving values across the boundary as JSON text: outputs are written by `serde_json` and read by
+//! the engine's `JSON.parse` (plain objects, so results survive `JSON.stringify`, IndexedDB and
+//! `postMessage` unchanged); inputs are read through `JSON.stringify`. Also reads datasets and
+//! configs given as text, bytes or parsed values.
 
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
@@ -10,19 +11,23 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{ApiError, ErrorCode};
 
-/// The package's only serializer: plain objects and arrays, numbers as numbers, `null` for `None`.
-pub fn serializer() -> serde_wasm_bindgen::Serializer {
-    serde_wasm_bindgen::Serializer::json_compatible()
-}
-
-/// `value` as a JavaScript value.
+/// `value` as a JavaScript value: plain objects and arrays, numbers as numbers, `null` for `None`.
 ///
 /// # Errors
-/// When serde-wasm-bindgen cannot represent the value (it always can for the package's types).
+/// When the value cannot be written as JSON (never for the package's types).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serializer())
-        .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))
+    let text = serde_json::to_string(value)
+        .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))?;
+    js_sys::JSON::parse(&text)
+}
+
+/// The JSON text of a JavaScript value (`JSON.stringify`: `toJSON` methods apply, `undefined`
+/// members are left out); `None` for values JSON cannot represent (functions, symbols, BigInts,
+/// cycles).
+pub fn json_text(value: &JsValue) -> Option<String> {
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|text| text.as_string())
 }
 
 /// A dataset as it arrived: text or bytes to parse, or a value already parsed by the caller.
@@ -82,15 +87,12 @@ pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> 
 /// # Errors
 /// `invalidArgument` naming `field` when the value cannot be written as JSON.
 pub fn json_value(value: &JsValue, field: &str) -> Result<Value, ApiError> {
-    let text = js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|text| text.as_string())
-        .ok_or_else(|| {
-            ApiError::argument(
-                field,
-                "a JSON value (no functions, symbols, BigInts or cycles)",
-            )
-        })?;
+    let text = json_text(value).ok_or_else(|| {
+        ApiError::argument(
+            field,
+            "a JSON value (no functions, symbols, BigInts or cycles)",
+        )
+    })?;
     json::parse(text.as_bytes()).map_err(|diagnostic| {
         ApiError::new(
             ErrorCode::InvalidArgument,

@@ -2,13 +2,15 @@
 //! `pkg/`. A thin layer: it reads JavaScript values into core inputs, calls the core, and writes
 //! core outputs back as plain JSON-compatible objects. It decides no verdicts.
 //!
-//! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `scoreItem`, `render`.
+//! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
+//! `Evaluation`), `scoreItem`, `render`.
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
 pub mod catalog;
 pub mod convert;
 pub mod error;
+pub mod evaluation;
 pub mod options;
 pub mod render;
 pub mod run;

@@ -1,11 +1,12 @@
 //! `render()`: writes a run report in each output format of the CLI (`--format`).
 
-use agenteval_core::dataset::{Dataset, Loaded};
+use agenteval_core::dataset::Dataset;
+use agenteval_core::json;
 use agenteval_core::report::{self, m365_document, CaseOutcome as CoreOutcome, RunReport as Core};
 use agenteval_core::{
     status, ErrorCode as CoreCode, EvalError, EvalResult, Verdict as CoreVerdict,
 };
-use serde_json::Map;
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::convert;
@@ -18,7 +19,8 @@ pub const DEFAULT_TITLE: &str = "agenteval";
 
 /// Writes `report` in `format`: `document` (the scored M365 eval document, JSON), `report` (run
 /// report JSON), `foundry` (JSON Lines rows), `csv`, `junit`, `md` or `html`. `document` and
-/// `foundry` write into the scored dataset, so they need `options.dataset`.
+/// `foundry` write into the scored dataset, so they need `options.dataset`. For a dataset scored
+/// in this session, `evaluate()` and `Evaluation.render` are faster: they read neither again.
 #[wasm_bindgen(js_name = render)]
 pub fn render_report(
     #[wasm_bindgen(unchecked_param_type = "RunReport")] report: JsValue,
@@ -30,7 +32,36 @@ pub fn render_report(
         "options",
         &["dataset", "config", "evaluatedAt", "title"],
     )?;
-    let format = format
+    let format = read_format(&format)?;
+    let report = read_report(&report)?;
+    let dataset_value = options.get("dataset");
+    let dataset = if dataset_value.is_undefined() || dataset_value.is_null() {
+        None
+    } else {
+        let config = convert::config_value(&options.get("config"), "options.config")?;
+        let source = convert::dataset_source(&dataset_value, "options.dataset")?;
+        Some(source.load("options.dataset", config.as_ref())?.dataset)
+    };
+    let settings = Settings::read(&options)?;
+    Ok(
+        render(&report, format, dataset.as_ref(), &settings).map_err(|dialect| {
+            ApiError::argument(
+                "options.dataset",
+                format!(
+                    "the scored dataset ({dialect}): format `{}` writes the results into it",
+                    format.as_str()
+                ),
+            )
+        })?,
+    )
+}
+
+/// The `format` argument.
+///
+/// # Errors
+/// `invalidArgument` when it is not the name of a format.
+pub fn read_format(format: &JsValue) -> Result<Format, ApiError> {
+    format
         .as_string()
         .and_then(|name| Format::parse(&name))
         .ok_or_else(|| {
@@ -38,25 +69,55 @@ pub fn render_report(
                 "format",
                 format!("one of {}", Format::ALL.map(Format::as_str).join(", ")),
             )
-        })?;
-    let report = serde_wasm_bindgen::from_value::<RunReport>(report)
+        })
+}
+
+/// A run report that went through JavaScript, read through `JSON.stringify`; the summary is
+/// recomputed.
+///
+/// # Errors
+/// `invalidReport` when it does not have the run report's shape.
+pub fn read_report(report: &JsValue) -> Result<Core, ApiError> {
+    let invalid = |message: String| ApiError::new(ErrorCode::InvalidReport, message);
+    let text = exact_json(report)
+        .ok_or_else(|| invalid("report: expected a run report (a JSON object)".to_owned()))?;
+    let mut value = json::parse(text.as_bytes())
+        .map_err(|problem| invalid(format!("report: {}", problem.message)))?;
+    unmark_numbers(&mut value);
+    serde_json::from_value::<RunReport>(value)
         .map(core_report)
-        .map_err(|error| ApiError::new(ErrorCode::InvalidReport, format!("report: {error}")))?;
-    let dataset_value = options.get("dataset");
-    let dataset = if dataset_value.is_undefined() || dataset_value.is_null() {
-        None
-    } else {
-        let config = convert::config_value(&options.get("config"), "options.config")?;
-        let source = convert::dataset_source(&dataset_value, "options.dataset")?;
-        Some(source.load("options.dataset", config.as_ref())?)
-    };
-    let settings = Settings {
-        title: options
-            .string("title")?
-            .unwrap_or_else(|| DEFAULT_TITLE.to_owned()),
-        evaluated_at: options.string("evaluatedAt")?,
-    };
-    Ok(render(&report, format, dataset.as_ref(), &settings)?)
+        .map_err(|error| invalid(format!("report: {error}")))
+}
+
+#[wasm_bindgen(module = "/js/exact.js")]
+extern "C" {
+    /// The JSON text of `value` with every number a string: [`NUMBER_MARK`] and its shortest
+    /// round-trip form; `None` when `value` is not JSON.
+    #[wasm_bindgen(js_name = exactJson)]
+    fn exact_json(value: &JsValue) -> Option<String>;
+}
+
+/// The mark `js/exact.js` puts before each number (its `NUMBER_MARK`).
+const NUMBER_MARK: &str = "\u{0}number:";
+
+/// Turns the marked strings of `exact_json` back into numbers, read with Rust's correctly rounded
+/// parser: integers as integers, others as floats (`null` for the non-finite, as in JSON).
+fn unmark_numbers(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            if let Some(number) = text.strip_prefix(NUMBER_MARK) {
+                *value = number
+                    .parse::<u64>()
+                    .map(Value::from)
+                    .or_else(|_| number.parse::<i64>().map(Value::from))
+                    .or_else(|_| number.parse::<f64>().map(Value::from))
+                    .unwrap_or(Value::Null);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(unmark_numbers),
+        Value::Object(members) => members.values_mut().for_each(unmark_numbers),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
 }
 
 /// What `render` needs besides the report and the dataset.
@@ -68,23 +129,39 @@ pub struct Settings {
     pub evaluated_at: Option<String>,
 }
 
+impl Settings {
+    /// The `title` and `evaluatedAt` options.
+    ///
+    /// # Errors
+    /// `invalidArgument` when either is present and not a string.
+    pub fn read(options: &OptionsObject) -> Result<Self, ApiError> {
+        Ok(Settings {
+            title: options
+                .string("title")?
+                .unwrap_or_else(|| DEFAULT_TITLE.to_owned()),
+            evaluated_at: options.string("evaluatedAt")?,
+        })
+    }
+}
+
 /// The text of `report` in `format`, exactly as `agenteval score --format` writes it.
 ///
 /// # Errors
-/// `invalidArgument` when `document` or `foundry` lacks a dataset of its dialect.
+/// When `format` is `document` or `foundry` and `dataset` is not of its dialect: the dataset the
+/// format needs, in words.
 pub fn render(
     report: &Core,
     format: Format,
-    dataset: Option<&Loaded>,
+    dataset: Option<&Dataset>,
     settings: &Settings,
-) -> Result<String, ApiError> {
+) -> Result<String, &'static str> {
     Ok(match format {
         Format::Report => report::to_json(report) + "\n",
         Format::Csv => report::csv::write(report),
         Format::Junit => report::junit::write(report, &settings.title),
         Format::Md => report::markdown::write(report),
         Format::Html => report::html::write(report, &settings.title),
-        Format::Document => match dataset.map(|loaded| &loaded.dataset) {
+        Format::Document => match dataset {
             Some(Dataset::M365(document)) => {
                 let options = m365_document::DocumentOptions {
                     evaluated_at: settings.evaluated_at.clone(),
@@ -92,9 +169,9 @@ pub fn render(
                 let scored = m365_document::write(&document.document, report, &options);
                 serde_json::to_string_pretty(&scored).unwrap_or_default() + "\n"
             }
-            _ => return Err(needs_dataset(format, "an M365 eval document")),
+            _ => return Err("an M365 eval document"),
         },
-        Format::Foundry => match dataset.map(|loaded| &loaded.dataset) {
+        Format::Foundry => match dataset {
             Some(Dataset::Foundry(rows)) => {
                 let empty = Map::new();
                 let mut text = String::new();
@@ -106,19 +183,9 @@ pub fn render(
                 }
                 text
             }
-            _ => return Err(needs_dataset(format, "Foundry rows")),
+            _ => return Err("Foundry rows"),
         },
     })
-}
-
-fn needs_dataset(format: Format, dialect: &str) -> ApiError {
-    ApiError::argument(
-        "options.dataset",
-        format!(
-            "the scored dataset ({dialect}): format `{}` writes the results into it",
-            format.as_str()
-        ),
-    )
 }
 
 /// The core report for a report that came back from JavaScript; the summary is recomputed.
@@ -194,7 +261,7 @@ mod tests {
         std::fs::read(&path).unwrap_or_else(|error| panic!("{path}: {error}"))
     }
 
-    fn examples() -> Vec<(Loaded, Core)> {
+    fn examples() -> Vec<(Dataset, Core)> {
         let config: serde_json::Value =
             serde_json::from_slice(&example("foundry-config.json")).expect("config is JSON");
         [
@@ -205,9 +272,29 @@ mod tests {
         .map(|loaded| {
             let loaded = loaded.expect("examples are valid");
             let report = agenteval_core::engine::score(&loaded.dataset);
-            (loaded, report)
+            (loaded.dataset, report)
         })
         .collect()
+    }
+
+    #[test]
+    fn marked_numbers_are_read_exactly() {
+        let mut value = serde_json::json!({
+            "score": "\u{0}number:0.9411764705882353",
+            "index": "\u{0}number:5",
+            "below": "\u{0}number:-3",
+            "huge": "\u{0}number:1e+21",
+            "nan": "\u{0}number:NaN",
+            "text": ["number:1", "plain"],
+        });
+        unmark_numbers(&mut value);
+        assert_eq!(
+            value,
+            serde_json::json!({"score": 0.9411764705882353, "index": 5, "below": -3,
+                "huge": 1e21, "nan": null, "text": ["number:1", "plain"]})
+        );
+        assert_eq!(value["score"].as_f64(), Some(16.0 / 17.0));
+        assert!(value["index"].is_u64());
     }
 
     /// The boundary types describe exactly what the core writes: nothing is lost or added.
@@ -235,9 +322,9 @@ mod tests {
             title: DEFAULT_TITLE.to_owned(),
             evaluated_at: Some("2026-01-01T00:00:00Z".to_owned()),
         };
-        for (loaded, report) in examples() {
+        for (dataset, report) in examples() {
             for format in Format::ALL {
-                let with_dataset = render(&report, format, Some(&loaded), &settings);
+                let with_dataset = render(&report, format, Some(&dataset), &settings);
                 let own = matches!(
                     (format, report.dialect),
                     (Format::Document, agenteval_core::Dialect::M365)
@@ -246,9 +333,13 @@ mod tests {
                 let foreign = matches!(format, Format::Document | Format::Foundry) && !own;
                 assert_eq!(with_dataset.is_err(), foreign, "{format:?}");
                 if matches!(format, Format::Document | Format::Foundry) {
-                    let error =
+                    let needed =
                         render(&report, format, None, &settings).expect_err("needs dataset");
-                    assert!(error.message.starts_with("options.dataset: "), "{error}");
+                    assert!(needed.contains(if format == Format::Document {
+                        "M365"
+                    } else {
+                        "Foundry"
+                    }));
                 }
             }
         }

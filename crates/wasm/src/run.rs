@@ -1,7 +1,7 @@
-//! `score()` and `scoreItem()`: a run steps through the dataset one report entry at a time; the
-//! driver in `js/drive.js` awaits custom evaluators between steps, yields to the event loop,
-//! reports progress and honours the `AbortSignal`. Every call into wasm is synchronous, so a crash
-//! surfaces where the package's guard can catch it.
+//! `score()`, `evaluate()` and `scoreItem()`: a run steps through the dataset one report entry at
+//! a time; the driver in `js/drive.js` awaits custom evaluators between steps, yields to the event
+//! loop, reports progress and honours the `AbortSignal`. Every call into wasm is synchronous, so a
+//! crash surfaces where the package's guard can catch it.
 
 use agenteval_core::custom::{self, CustomReturn};
 use agenteval_core::dataset::Dataset;
@@ -12,13 +12,15 @@ use wasm_bindgen::prelude::*;
 
 use crate::convert::{self, Source};
 use crate::error::{ApiError, ErrorCode};
+use crate::evaluation::Evaluation;
 use crate::options::OptionsObject;
 use crate::types::CustomContext;
 
 #[wasm_bindgen(module = "/js/drive.js")]
 extern "C" {
-    /// Runs `run` to the end; resolves to the report, or to the first entry when `single`.
-    fn drive(run: ScoreRun, options: JsValue, single: bool) -> js_sys::Promise;
+    /// Runs `run` to the end; resolves to what `mode` asks for: `"report"` (the run report),
+    /// `"item"` (the first entry) or `"evaluation"` (an [`Evaluation`]).
+    fn drive(run: ScoreRun, options: JsValue, mode: &str) -> js_sys::Promise;
 }
 
 /// Schema version of the one-item document `scoreItem` scores.
@@ -34,31 +36,55 @@ pub fn score_dataset(
     #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
     options: Option<crate::types::ScoreOptionsArg>,
 ) -> js_sys::Promise {
-    let prepared = (|| {
-        let options = OptionsObject::read(
-            options,
-            "options",
-            &[
-                "config",
-                "custom",
-                "signal",
-                "onResult",
-                "onProgress",
-                "sliceMs",
-            ],
-        )?;
-        let customs = check_hooks(&options)?;
-        options.function("onResult")?;
-        options.function("onProgress")?;
-        let config = convert::config_value(&options.get("config"), "options.config")?;
-        let loaded =
-            convert::dataset_source(&dataset, "dataset")?.load("dataset", config.as_ref())?;
-        Ok::<_, ApiError>((ScoreRun::new(loaded.dataset, customs), options.value()))
-    })();
-    match prepared {
-        Ok((run, options)) => drive(run, options, false),
+    match prepare(&dataset, options, false) {
+        Ok((run, options)) => drive(run, options, "report"),
         Err(error) => js_sys::Promise::reject(&error.into()),
     }
+}
+
+/// Scores a whole dataset like `score` (same options) and keeps the dataset and the report in
+/// the module, so that `evaluation.render(format)` writes any output format without reading
+/// either again. Resolves to an `Evaluation`; call its `free()` (or declare it with `using`) when
+/// done, to release the memory it holds.
+#[wasm_bindgen(js_name = evaluate, unchecked_return_type = "Promise<Evaluation>")]
+pub fn evaluate_dataset(
+    #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
+    options: Option<crate::types::ScoreOptionsArg>,
+) -> js_sys::Promise {
+    match prepare(&dataset, options, true) {
+        Ok((run, options)) => drive(run, options, "evaluation"),
+        Err(error) => js_sys::Promise::reject(&error.into()),
+    }
+}
+
+/// Reads the arguments of `score` and `evaluate` into a run; `keep` keeps a copy of the dataset
+/// for [`ScoreRun::keep`].
+fn prepare(
+    dataset: &JsValue,
+    options: Option<crate::types::ScoreOptionsArg>,
+    keep: bool,
+) -> Result<(ScoreRun, JsValue), ApiError> {
+    let options = OptionsObject::read(
+        options,
+        "options",
+        &[
+            "config",
+            "custom",
+            "signal",
+            "onResult",
+            "onProgress",
+            "sliceMs",
+        ],
+    )?;
+    let customs = check_hooks(&options)?;
+    options.function("onResult")?;
+    options.function("onProgress")?;
+    let config = convert::config_value(&options.get("config"), "options.config")?;
+    let loaded = convert::dataset_source(dataset, "dataset")?.load("dataset", config.as_ref())?;
+    let kept = keep.then(|| loaded.dataset.clone());
+    let mut run = ScoreRun::new(loaded.dataset, customs);
+    run.kept = kept;
+    Ok((run, options.value()))
 }
 
 /// Scores one single-turn item (`{prompt, response, expected_response?, context?, diagnostics?}`)
@@ -89,7 +115,7 @@ pub fn score_item(
         Ok::<_, ApiError>((ScoreRun::new(loaded.dataset, customs), options.value()))
     })();
     match prepared {
-        Ok((run, options)) => drive(run, options, true),
+        Ok((run, options)) => drive(run, options, "item"),
         Err(error) => js_sys::Promise::reject(&error.into()),
     }
 }
@@ -178,6 +204,8 @@ pub fn item_document(item: Value, selection: Value) -> Result<Value, ApiError> {
 pub struct ScoreRun {
     session: Session<'static>,
     pending: Option<PendingCase>,
+    /// The scored dataset, kept for the [`Evaluation`] when the run was started by `evaluate`.
+    kept: Option<Dataset>,
 }
 
 /// A custom evaluator call as the driver sees it.
@@ -206,6 +234,7 @@ impl ScoreRun {
         ScoreRun {
             session: Session::new(dataset, customs),
             pending: None,
+            kept: None,
         }
     }
 }
@@ -272,19 +301,39 @@ impl ScoreRun {
     /// Ends the run: the report's `tool`, `dialect` and `summary` (the driver adds the items it
     /// already holds).
     pub fn finish(self) -> Result<JsValue, JsValue> {
-        let report = self.session.finish();
-        #[derive(Serialize)]
-        struct Head<'a> {
-            tool: &'a agenteval_core::report::ToolInfo,
-            dialect: agenteval_core::Dialect,
-            summary: &'a agenteval_core::Summary,
-        }
-        convert::to_js(&Head {
-            tool: &report.tool,
-            dialect: report.dialect,
-            summary: &report.summary,
-        })
+        head(&self.session.finish())
     }
+
+    /// Ends a run started by `evaluate`: the [`Evaluation`] holding the dataset, the report, and
+    /// the report as an object (`items`: the entries the driver already holds).
+    pub fn keep(self, items: js_sys::Array) -> Result<Evaluation, JsValue> {
+        let Some(dataset) = self.kept else {
+            return Err(ApiError::new(
+                ErrorCode::InvalidArgument,
+                "run: only a run started by evaluate() can be kept",
+            )
+            .into());
+        };
+        let report = self.session.finish();
+        let object = head(&report)?;
+        js_sys::Reflect::set(&object, &"items".into(), &items)?;
+        Ok(Evaluation::new(object, report, dataset))
+    }
+}
+
+/// The report's `tool`, `dialect` and `summary` as an object.
+fn head(report: &agenteval_core::RunReport) -> Result<JsValue, JsValue> {
+    #[derive(Serialize)]
+    struct Head<'a> {
+        tool: &'a agenteval_core::report::ToolInfo,
+        dialect: agenteval_core::Dialect,
+        summary: &'a agenteval_core::Summary,
+    }
+    convert::to_js(&Head {
+        tool: &report.tool,
+        dialect: report.dialect,
+        summary: &report.summary,
+    })
 }
 
 /// One answer from the driver: `{ok: value}` or `{error: message}`.
@@ -298,8 +347,10 @@ fn custom_return(answer: &JsValue) -> CustomReturn {
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|error| format!("it returned a value that is not JSON ({error})"))
+    let text = convert::json_text(&value)
+        .ok_or_else(|| "it returned a value that is not JSON".to_owned())?;
+    agenteval_core::json::parse(text.as_bytes())
+        .map_err(|problem| format!("it returned a value that is not JSON ({})", problem.message))
 }
 
 #[cfg(test)]

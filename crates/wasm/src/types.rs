@@ -1,7 +1,8 @@
 //! Every object that crosses the JavaScript boundary, as Rust types from which the package's
-//! TypeScript declarations are generated (tsify). Outputs mirror the core's serde shapes exactly
-//! (a test checks that they round-trip); inputs that hold JavaScript values (functions, signals)
-//! are declared here and read field by field in [`crate::options`].
+//! TypeScript declarations are generated (tsify). Objects crossing as JSON text are written by the
+//! core's own serde shapes; the mirrors here declare them (tests check that they read back exactly
+//! what the core writes) and read a run report given back to `render`. Inputs that hold JavaScript
+//! values (functions, signals) are declared here and read field by field in [`crate::options`].
 
 #![allow(dead_code)] // Option structs exist for their generated declarations; they are read by hand.
 
@@ -24,6 +25,9 @@ extern "C" {
     /// An options object of `render`, as the caller passed it.
     #[wasm_bindgen(typescript_type = "RenderOptions")]
     pub type RenderOptionsArg;
+    /// An options object of `Evaluation.render`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "OutputOptions")]
+    pub type OutputOptionsArg;
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -72,6 +76,8 @@ export interface WorkerClient {
   evaluators(): Promise<EvaluatorInfo[]>;
   version(): Promise<string>;
   score(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<RunReport>;
+  /** `evaluate` in the worker: the dataset and report stay there until `free()`. */
+  evaluate(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<WorkerEvaluation>;
   scoreItem(
     item: JsonObject,
     evaluators: EvaluatorSelection,
@@ -81,6 +87,16 @@ export interface WorkerClient {
   /** Stops the worker; calls still running reject. */
   terminate(): void;
 }
+/** An `Evaluation` held in the package's worker: the same members, `render` asynchronous. */
+export interface WorkerEvaluation {
+  /** The run report. */
+  readonly report: RunReport;
+  /** Writes the run in `format` (see `Evaluation.render`). */
+  render(format: Format, options?: OutputOptions | null): Promise<string>;
+  /** Releases the dataset and report held in the worker; later `render` calls reject. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
 /**
  * Starts the package's worker (or uses `worker`, a module Worker running `agenteval/worker`) and
  * returns the API that runs in it. Browsers and workers only.
@@ -89,7 +105,8 @@ export function connectWorker(worker?: WorkerLike): WorkerClient;
 "#;
 
 /// The input dialect of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Dialect {
     /// M365 Copilot eval document (v1, or a legacy form upgraded in memory).
@@ -101,7 +118,8 @@ pub enum Dialect {
 }
 
 /// The four ways an evaluator can end on an item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// The item met the evaluator's pass rule.
@@ -115,7 +133,8 @@ pub enum Verdict {
 }
 
 /// Status of an item, turn or thread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(rename_all = "lowercase")]
 pub enum ItemStatus {
     /// Every evaluator that ran passed.
@@ -129,7 +148,8 @@ pub enum ItemStatus {
 }
 
 /// Why an evaluator errored (the M365 eval-document schema's codes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 #[serde(rename_all = "camelCase")]
 pub enum ResultErrorCode {
     /// The agent's response is missing or empty.
@@ -155,7 +175,8 @@ pub enum ResultErrorCode {
 }
 
 /// The code and message of an errored evaluator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct EvalError {
     /// Machine-readable reason.
     pub code: ResultErrorCode,
@@ -164,7 +185,8 @@ pub struct EvalError {
 }
 
 /// What one evaluator concluded about one item or turn.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct EvalResult {
     /// The evaluator's name as written in the dataset (or the Foundry criterion name).
     pub evaluator: String,
@@ -184,7 +206,8 @@ pub struct EvalResult {
 }
 
 /// What happened to one single-turn item or one turn of a thread.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct CaseOutcome {
     /// 0-based index of the item (M365) or row (Foundry).
     pub index: usize,
@@ -201,7 +224,8 @@ pub struct CaseOutcome {
 }
 
 /// Per-evaluator tallies across a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct EvaluatorSummary {
     /// Pass verdicts.
     pub pass: usize,
@@ -222,7 +246,8 @@ pub struct EvaluatorSummary {
 }
 
 /// Run-wide counts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct Summary {
     /// Report entries (single-turn items plus thread turns).
     pub items: usize,
@@ -240,7 +265,8 @@ pub struct Summary {
 }
 
 /// Name and version of the tool that produced a report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct ToolInfo {
     /// Always `agenteval`.
     pub name: String,
@@ -249,7 +275,8 @@ pub struct ToolInfo {
 }
 
 /// The run report (every dialect): the same JSON as `agenteval score --format report`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct RunReport {
     /// Tool name and version.
     pub tool: ToolInfo,
@@ -262,7 +289,8 @@ pub struct RunReport {
 }
 
 /// How bad an input problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, Deserialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The input (or the item it points into) cannot be used.
@@ -272,7 +300,8 @@ pub enum Severity {
 }
 
 /// Where in the input a problem sits.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, Deserialize))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Location {
     /// 1-based line and column in the text.
@@ -294,7 +323,8 @@ pub enum Location {
 }
 
 /// One problem found in the input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, Deserialize))]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
@@ -312,11 +342,13 @@ pub struct Validation {
     /// No error was found (warnings may remain).
     pub valid: bool,
     /// The dialect read; `null` when the input is not a dataset of any dialect.
-    pub dialect: Option<Dialect>,
+    #[tsify(type = "Dialect | null")]
+    pub dialect: Option<agenteval_core::Dialect>,
     /// Report entries the dataset yields (single-turn items plus thread turns, or rows).
     pub items: usize,
     /// Every problem found, errors first.
-    pub diagnostics: Vec<Diagnostic>,
+    #[tsify(type = "Diagnostic[]")]
+    pub diagnostics: Vec<agenteval_core::Diagnostic>,
 }
 
 /// Whether an evaluator runs locally or needs an LLM judge.
@@ -364,7 +396,7 @@ pub struct EvaluatorInfo {
 }
 
 /// Progress of a run: report entries produced so far and in all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
 pub struct Progress {
     /// Entries produced.
     pub done: usize,
@@ -386,7 +418,7 @@ pub struct CustomContext {
 /// The object form of a custom evaluator's result: a score (compared with the evaluator's
 /// `threshold` option, default 1) or a verdict, with an optional reason and details. A returned
 /// `result` is ignored when a score is given.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, PartialEq, Tsify)]
 pub struct CustomResultObject {
     /// A finite score.
     #[tsify(optional)]
@@ -403,7 +435,7 @@ pub struct CustomResultObject {
 }
 
 /// Output formats of `render` (the CLI's `--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// The M365 eval document with scores, statuses and summaries filled in (JSON).
@@ -499,6 +531,18 @@ pub struct ScoreItemOptions {
     /// Cancels the call: the promise rejects with the signal's reason.
     #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<()>,
+}
+
+/// Options of `Evaluation.render`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct OutputOptions {
+    /// RFC 3339 time written to the document's `metadata.evaluatedAt` (`document` only).
+    #[tsify(optional)]
+    pub evaluated_at: Option<String>,
+    /// Title of the HTML report and JUnit suite name (default `agenteval`).
+    #[tsify(optional)]
+    pub title: Option<String>,
 }
 
 /// Options of `render`.

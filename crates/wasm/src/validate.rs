@@ -2,13 +2,14 @@
 
 use agenteval_core::diagnostic::Severity;
 use agenteval_core::engine::Session;
+use agenteval_core::Diagnostic;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{self, Source};
 use crate::error::ApiError;
 use crate::options::OptionsObject;
-use crate::types::{Diagnostic, Validation};
+use crate::types::Validation;
 
 /// Parses and validates a dataset (text, bytes or a parsed value; any dialect) and returns the
 /// problems found. Problems in the dataset are data, never exceptions: only a wrong argument throws.
@@ -28,13 +29,10 @@ pub fn validation(source: Source, config: Option<&Value>) -> Validation {
     match source.load("dataset", config) {
         Ok(loaded) => {
             let items = Session::borrowed(&loaded.dataset, Vec::new()).total();
-            let dialect = serde_json::to_value(loaded.dataset.dialect())
-                .and_then(serde_json::from_value)
-                .ok();
-            let diagnostics = mirror(&loaded.diagnostics);
+            let diagnostics = errors_first(loaded.diagnostics);
             Validation {
                 valid: !diagnostics.iter().any(is_error),
-                dialect,
+                dialect: Some(loaded.dataset.dialect()),
                 items,
                 diagnostics,
             }
@@ -43,34 +41,46 @@ pub fn validation(source: Source, config: Option<&Value>) -> Validation {
             valid: false,
             dialect: None,
             items: 0,
-            diagnostics: mirror(&diagnostics),
+            diagnostics: errors_first(diagnostics),
         },
     }
 }
 
 fn is_error(diagnostic: &Diagnostic) -> bool {
-    diagnostic.severity == crate::types::Severity::Error
+    diagnostic.severity == Severity::Error
 }
 
-/// Core diagnostics as boundary objects, errors first.
-pub fn mirror(diagnostics: &[agenteval_core::Diagnostic]) -> Vec<Diagnostic> {
-    let mut sorted: Vec<&agenteval_core::Diagnostic> = diagnostics.iter().collect();
-    sorted.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
-    sorted
-        .into_iter()
-        .filter_map(|diagnostic| {
-            serde_json::to_value(diagnostic)
-                .and_then(serde_json::from_value)
-                .ok()
-        })
-        .collect()
+/// `diagnostics` with the errors first, each group in its original order.
+pub fn errors_first(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diagnostics.sort_by_key(|diagnostic| !is_error(diagnostic));
+    diagnostics
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{Dialect, Location};
+    use agenteval_core::{Dialect, Location};
     use serde_json::json;
+
+    /// The declared diagnostic shape reads back exactly what the core writes.
+    #[test]
+    fn the_declared_diagnostic_is_the_core_diagnostic() {
+        let report = validation(
+            Source::Bytes(b"{\"schemaVersion\": \"1.6.0\", \"items\": [{\"prompt\": 3}]}".to_vec()),
+            None,
+        );
+        let written = serde_json::to_value(&report.diagnostics).expect("serializable");
+        assert!(
+            written.as_array().is_some_and(|all| !all.is_empty()),
+            "{written}"
+        );
+        let declared: Vec<crate::types::Diagnostic> =
+            serde_json::from_value(written.clone()).expect("the declared type reads it");
+        assert_eq!(
+            serde_json::to_value(&declared).expect("serializable"),
+            written
+        );
+    }
 
     #[test]
     fn a_valid_document_counts_items_and_turns() {

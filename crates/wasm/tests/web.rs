@@ -5,7 +5,7 @@
 
 use agenteval_wasm::catalog::list_evaluators;
 use agenteval_wasm::render::render_report;
-use agenteval_wasm::run::{score_dataset, score_item};
+use agenteval_wasm::run::{evaluate_dataset, score_dataset, score_item};
 use agenteval_wasm::validate::validate_dataset;
 use js_sys::{Array, Function, Object, Reflect};
 use serde_json::{json, Value};
@@ -16,7 +16,8 @@ use wasm_bindgen_test::wasm_bindgen_test;
 const DOCUMENT: &str = include_str!("../../../examples/m365-demo.json");
 
 fn to_json(value: &JsValue) -> Value {
-    serde_wasm_bindgen::from_value(value.clone()).expect("a JSON-compatible value")
+    let text = agenteval_wasm::convert::json_text(value).expect("a JSON-compatible value");
+    serde_json::from_str(&text).expect("JSON")
 }
 
 fn get(value: &JsValue, key: &str) -> JsValue {
@@ -157,4 +158,40 @@ async fn render_writes_each_format_from_a_report_that_went_through_javascript() 
     assert_eq!(document["schemaVersion"], json!("1.11.0"));
     let error = render_report(report, "pdf".into(), None).expect_err("refused");
     assert_eq!(code_of(&error), "invalidArgument");
+}
+
+#[wasm_bindgen_test]
+async fn evaluate_resolves_to_an_evaluation_that_renders_every_format() {
+    let evaluation = JsFuture::from(evaluate_dataset(DOCUMENT.into(), None))
+        .await
+        .expect("evaluated");
+    let method = |name: &str| get(&evaluation, name).unchecked_into::<Function>();
+    let report = to_json(&get(&evaluation, "report"));
+    assert_eq!(report["dialect"], json!("m365"));
+    let markdown = method("render")
+        .call1(&evaluation, &"md".into())
+        .expect("rendered");
+    assert!(markdown
+        .as_string()
+        .unwrap_or_default()
+        .starts_with("# agenteval"));
+    let document = method("render")
+        .call1(&evaluation, &"document".into())
+        .expect("rendered")
+        .as_string()
+        .unwrap_or_default();
+    let document: Value = serde_json::from_str(&document).expect("JSON");
+    assert_eq!(
+        document["items"].as_array().map(Vec::len),
+        serde_json::from_str::<Value>(DOCUMENT)
+            .expect("JSON")
+            .get("items")
+            .and_then(Value::as_array)
+            .map(Vec::len)
+    );
+    let error = method("render")
+        .call1(&evaluation, &"foundry".into())
+        .expect_err("refused");
+    assert_eq!(code_of(&error), "invalidArgument");
+    method("free").call0(&evaluation).expect("freed");
 }

@@ -3,6 +3,7 @@
 
 import {
   connectWorker,
+  evaluate,
   evaluators,
   render,
   score,
@@ -13,9 +14,11 @@ import {
   type CustomEvaluator,
   type Diagnostic,
   type EvalResult,
+  type Evaluation,
   type EvaluatorInfo,
   type Format,
   type JsonObject,
+  type OutputOptions,
   type Progress,
   type RunReport,
   type ScoreOptions,
@@ -67,6 +70,16 @@ async function main(): Promise<void> {
   const parsed = JSON.parse(scored) as JsonObject;
   console.log(Object.keys(parsed));
 
+  const evaluation: Evaluation = await evaluate(text, { onProgress: ({ done }) => console.log(done) });
+  try {
+    const output: OutputOptions = { evaluatedAt: new Date().toISOString(), title: "demo" };
+    const written: string = evaluation.render("document", output);
+    const kept: RunReport = evaluation.report;
+    console.log(written.length, kept.summary.items);
+  } finally {
+    evaluation.free();
+  }
+
   const outcome: CaseOutcome = await scoreItem(
     { prompt: "What is 2+2?", response: "4", expected_response: "4" },
     { ExactMatch: {}, PartialMatch: { threshold: 0.8 } },
@@ -77,6 +90,10 @@ async function main(): Promise<void> {
   const worker: WorkerClient = connectWorker();
   const remote: RunReport = await worker.score(text, { onProgress: (progress) => console.log(progress.done) });
   console.log(remote.summary.items, await worker.render(remote, "md"));
+  const remoteEvaluation = await worker.evaluate(text);
+  const remoteCsv: string = await remoteEvaluation.render("csv", { title: "demo" });
+  console.log(remoteCsv.length, remoteEvaluation.report.items.length);
+  remoteEvaluation.free();
   worker.terminate();
 
   try {
@@ -94,6 +111,8 @@ render({} as RunReport, "pdf");
 score(text, { on_result: () => {} });
 // @ts-expect-error: a custom evaluator is a function
 score(text, { custom: { polite: "yes" } });
+// @ts-expect-error: an evaluation renders from the dataset it keeps
+evaluate(text).then((kept) => kept.render("document", { dataset: text }));
 // @ts-expect-error: custom evaluators cannot be sent to a worker
 connectWorker().score(text, { custom: { polite } });
 // @ts-expect-error: results are read-only data of known shape

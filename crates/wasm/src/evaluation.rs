@@ -1,0 +1,162 @@
+//! `Evaluation`: what `evaluate()` resolves to. It keeps the scored dataset and the report in the
+//! module, so each output format is written from them directly, without reading the report back
+//! from JavaScript objects or parsing the dataset again. Its memory is released by `free()`.
+
+use agenteval_core::dataset::Dataset;
+use agenteval_core::report::m365_document;
+use agenteval_core::RunReport;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::options::OptionsObject;
+use crate::render::{self, Settings};
+use crate::types::Format;
+
+/// A scored dataset: the run report, and every output format of the CLI written from the dataset
+/// and report the module keeps. Holds the dataset's memory until `free()` is called (or the
+/// object is declared with `using`); a freed evaluation can no longer be used.
+#[wasm_bindgen]
+pub struct Evaluation {
+    object: JsValue,
+    report: RunReport,
+    dataset: Dataset,
+}
+
+impl Evaluation {
+    /// An evaluation of `dataset` whose report is `report`, and `object` as JavaScript sees it.
+    pub fn new(object: JsValue, report: RunReport, dataset: Dataset) -> Self {
+        Evaluation {
+            object,
+            report,
+            dataset,
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl Evaluation {
+    /// The run report: the object `score` resolves to (the same object on every read).
+    #[wasm_bindgen(getter, unchecked_return_type = "RunReport")]
+    pub fn report(&self) -> JsValue {
+        self.object.clone()
+    }
+
+    /// Writes the run in `format`, exactly as `agenteval score --format` does: `document` (M365
+    /// input: the scored eval document), `report`, `foundry` (Foundry input: the rows with flat
+    /// result keys), `csv`, `junit`, `md` or `html`.
+    #[wasm_bindgen(js_name = render)]
+    pub fn render_format(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Format")] format: JsValue,
+        options: Option<crate::types::OutputOptionsArg>,
+    ) -> Result<String, JsValue> {
+        let options = OptionsObject::read(options, "options", &["evaluatedAt", "title"])?;
+        let format = render::read_format(&format)?;
+        let settings = Settings::read(&options)?;
+        if let (Format::Document, Dataset::M365(document)) = (format, &mut self.dataset) {
+            return Ok(scored_document(
+                &mut document.document,
+                &self.report,
+                &settings,
+            ));
+        }
+        Ok(
+            render::render(&self.report, format, Some(&self.dataset), &settings).map_err(
+                |dialect| {
+                    crate::error::ApiError::argument(
+                        "format",
+                        format!(
+                            "a format of the scored dataset: `{}` writes into {dialect}",
+                            format.as_str()
+                        ),
+                    )
+                },
+            )?,
+        )
+    }
+}
+
+/// The scored document's text, written into `document` itself instead of a copy: writing the same
+/// report again gives the same document, so only `metadata` (which `evaluatedAt` may change) is put
+/// back as it was afterwards.
+pub fn scored_document(document: &mut Value, report: &RunReport, settings: &Settings) -> String {
+    let metadata = document.get("metadata").cloned();
+    let options = m365_document::DocumentOptions {
+        evaluated_at: settings.evaluated_at.clone(),
+    };
+    let scored = m365_document::write_owned(std::mem::take(document), report, &options);
+    let text = serde_json::to_string_pretty(&scored).unwrap_or_default() + "\n";
+    *document = scored;
+    if let Value::Object(root) = document {
+        match metadata {
+            Some(metadata) => {
+                root.insert("metadata".to_owned(), metadata);
+            }
+            None => {
+                root.shift_remove("metadata");
+            }
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::Source;
+    use serde_json::json;
+
+    fn settings(evaluated_at: Option<&str>) -> Settings {
+        Settings {
+            title: render::DEFAULT_TITLE.to_owned(),
+            evaluated_at: evaluated_at.map(str::to_owned),
+        }
+    }
+
+    /// Rendering into the kept document, again and again, writes what a fresh copy would give.
+    #[test]
+    fn the_kept_document_renders_like_a_fresh_copy_every_time() {
+        let path = format!(
+            "{}/../../examples/m365-demo.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(&path).expect("the example exists");
+        let mut documents = vec![json!({"schemaVersion": "1.11.0", "items": [
+            {"prompt": "p", "response": "r", "expected_response": "r", "status": "fail",
+             "scores": {"stale": {}}, "error": {"message": "old"}},
+            {"turns": [{"prompt": "a", "response": "", "expected_response": "b"}]}
+        ], "default_evaluators": {"ExactMatch": {}}})];
+        documents.push(serde_json::from_slice(&bytes).expect("JSON"));
+        for (position, original) in documents.into_iter().enumerate() {
+            let loaded = Source::Value(original.clone())
+                .load("dataset", None)
+                .expect("valid");
+            let report = agenteval_core::engine::score(&loaded.dataset);
+            let Dataset::M365(kept) = loaded.dataset else {
+                panic!("an M365 document");
+            };
+            let mut kept = kept.document;
+            for evaluated_at in [
+                Some("2026-01-02T03:04:05Z"),
+                None,
+                Some("2027-01-01T00:00:00Z"),
+                None,
+            ] {
+                let settings = settings(evaluated_at);
+                let fresh = m365_document::write(
+                    &original,
+                    &report,
+                    &m365_document::DocumentOptions {
+                        evaluated_at: settings.evaluated_at.clone(),
+                    },
+                );
+                let expected = serde_json::to_string_pretty(&fresh).expect("JSON") + "\n";
+                assert_eq!(
+                    scored_document(&mut kept, &report, &settings),
+                    expected,
+                    "document {position}, evaluatedAt {evaluated_at:?}"
+                );
+            }
+        }
+    }
+}
