@@ -30,7 +30,8 @@ fuzz_target!(|data: &[u8]| {
             let whole = m365_document::write(&document.document, &run, &options);
             let expected = serde_json::to_vec_pretty(&whole).expect("a Value serializes");
             let mut streamed = Vec::new();
-            let result = stream::write_scored(&outline, &options, &mut streamed).expect("writing to a Vec");
+            let text = std::str::from_utf8(data).expect("read as text above");
+            let result = stream::write_scored(text, outline, &options, &mut streamed).expect("writing to a Vec");
             assert_eq!(streamed, expected, "streamed bytes differ");
             assert_eq!(result.summary, run.summary, "streamed summary differs");
         }

@@ -75,7 +75,7 @@ fn stream_document(
         return Ok(None);
     };
     let streamed =
-        stream::write_scored(&outline, &document_options(), writer).map_err(write_error)?;
+        stream::write_scored(text, outline, &document_options(), writer).map_err(write_error)?;
     writer.write_all(b"\n").map_err(write_error)?;
     input::report_diagnostics(&streamed.diagnostics, name);
     Ok(Some(streamed.summary))

@@ -134,7 +134,7 @@ fn end_to_end(c: &mut Criterion) {
                 return 0;
             };
             let mut written = Vec::new();
-            stream::write_scored(&outline, &DocumentOptions::default(), &mut written)
+            stream::write_scored(&text, outline, &DocumentOptions::default(), &mut written)
                 .map_or(0, |_| written.len())
         })
     });

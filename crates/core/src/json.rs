@@ -75,8 +75,8 @@ pub fn parse_outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> 
 ///
 /// # Errors
 /// As [`parse_str`], with lines and columns relative to the element.
-pub fn parse_element(element: &RawValue) -> Result<Value, Diagnostic> {
-    let nested = format!("[[{}]]", element.get());
+pub fn parse_element(element: &str) -> Result<Value, Diagnostic> {
+    let nested = format!("[[{element}]]");
     let mut value = parse_str(&nested)?;
     Ok(value
         .get_mut(0)
@@ -524,7 +524,10 @@ mod tests {
             .map(|element| element.get())
             .collect();
         assert_eq!(raw, [r#"{"a": [1, 2]}"#, "3"]);
-        assert_eq!(parse_element(outline.elements[0]), Ok(json!({"a": [1, 2]})));
+        assert_eq!(
+            parse_element(outline.elements[0].get()),
+            Ok(json!({"a": [1, 2]}))
+        );
         for rejected in [
             "[1]",
             r#"{"items": 1}"#,
@@ -592,11 +595,11 @@ mod tests {
             let text = document(depth);
             let whole = parse_str(&text).is_ok();
             let element = parse_outline(&text, "items")
-                .map(|outline| parse_element(outline.elements[0]).is_ok());
+                .map(|outline| parse_element(outline.elements[0].get()).is_ok());
             assert_eq!(element.unwrap_or(false), whole, "depth {depth}");
         }
         let duplicate = parse_outline(r#"{"items": [{"k": 1, "k": 2}]}"#, "items").unwrap();
-        assert!(parse_element(duplicate.elements[0])
+        assert!(parse_element(duplicate.elements[0].get())
             .unwrap_err()
             .message
             .starts_with("duplicate key"));

@@ -2,10 +2,13 @@
 //! scored document and dropped before the next, so a large document is never held as a tree.
 //!
 //! The output is byte for byte what reading the document whole, scoring it and writing it with
-//! [`m365_document::write_owned`] and `serde_json::to_writer_pretty` gives. The caller supplies
-//! the sink; the core still opens no file.
+//! [`m365_document::write_owned`] and `serde_json::to_writer_pretty` gives. [`DocumentStream`]
+//! writes one item per step, so callers can report progress, yield or cancel between items. The
+//! caller supplies the sink; the core still opens no file.
 
 use std::io::{self, Write};
+
+use serde_json::{Map, Value};
 
 use crate::dataset::m365::DocumentOutline;
 use crate::engine::DocumentScorer;
@@ -23,71 +26,145 @@ pub struct Streamed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Scores every item of `outline` and writes the scored document to `out`.
+/// Scores every item of `outline` (read from `text`) and writes the scored document to `out`.
 ///
 /// # Errors
 /// Whatever `out` returns.
 pub fn write_scored(
-    outline: &DocumentOutline<'_>,
+    text: &str,
+    outline: DocumentOutline,
     options: &DocumentOptions,
     out: &mut dyn Write,
 ) -> io::Result<Streamed> {
-    let mut root = outline.members.clone();
-    m365_document::write_root(&mut root, options);
-    let with_codes = m365_document::writes_error_codes(&root);
-    let scorer = DocumentScorer::new(outline.default_evaluators());
-    let mut streamed = Streamed {
-        summary: Summary::default(),
-        diagnostics: outline.diagnostics.clone(),
-    };
-    let mut scratch = Vec::new();
-    out.write_all(b"{")?;
-    for (position, (key, value)) in root.iter().enumerate() {
-        pretty::begin_entry(out, 1, position == 0)?;
-        serde_json::to_writer(&mut *out, key)?;
-        out.write_all(b": ")?;
-        if key == "items" {
-            write_items(
-                outline,
-                &scorer,
-                with_codes,
-                &mut streamed,
-                out,
-                &mut scratch,
-            )?;
-        } else {
-            pretty::write_nested(out, value, 1, &mut scratch)?;
-        }
-    }
-    pretty::end_container(out, 0, b'}')?;
-    Ok(streamed)
+    let mut stream = DocumentStream::new(outline, options);
+    while stream.write_next(text, out)? {}
+    Ok(stream.finish())
 }
 
-fn write_items(
-    outline: &DocumentOutline<'_>,
-    scorer: &DocumentScorer,
+/// A scored document being written, one item per [`DocumentStream::write_next`].
+pub struct DocumentStream {
+    outline: DocumentOutline,
+    root: Map<String, Value>,
+    scorer: DocumentScorer,
     with_codes: bool,
-    streamed: &mut Streamed,
-    out: &mut dyn Write,
-    scratch: &mut Vec<u8>,
-) -> io::Result<()> {
-    if outline.items.is_empty() {
-        return out.write_all(b"[]");
-    }
-    out.write_all(b"[")?;
-    for index in 0..outline.items.len() {
-        let mut item = outline
-            .item(index)
-            .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
-        let outcomes = scorer.score_item(index, &item.value, item.problem.as_deref());
-        m365_document::write_item(&mut item.value, &outcomes, with_codes);
-        for outcome in &outcomes {
-            streamed.summary.add(outcome);
+    next_item: usize,
+    started: bool,
+    streamed: Streamed,
+    scratch: Vec<u8>,
+}
+
+impl DocumentStream {
+    /// A stream over `outline`'s items; `options` fill the document-level output fields.
+    pub fn new(outline: DocumentOutline, options: &DocumentOptions) -> Self {
+        let mut root = outline.members.clone();
+        m365_document::write_root(&mut root, options);
+        DocumentStream {
+            with_codes: m365_document::writes_error_codes(&root),
+            scorer: DocumentScorer::new(outline.default_evaluators()),
+            streamed: Streamed {
+                summary: Summary::default(),
+                diagnostics: outline.diagnostics.clone(),
+            },
+            outline,
+            root,
+            next_item: 0,
+            started: false,
+            scratch: Vec::new(),
         }
-        streamed.diagnostics.append(&mut item.diagnostics);
-        let item = item.value;
-        pretty::begin_entry(out, 2, index == 0)?;
-        pretty::write_nested(out, &item, 2, scratch)?;
     }
-    pretty::end_container(out, 1, b']')
+
+    /// Number of items.
+    pub fn total(&self) -> usize {
+        self.outline.item_count()
+    }
+
+    /// Number of items written.
+    pub fn done(&self) -> usize {
+        self.next_item
+    }
+
+    /// Writes the next item of `text` (the text the outline was read from), with the members
+    /// before it on the first call and those after it on the last. `false` once everything is
+    /// written.
+    ///
+    /// # Errors
+    /// Whatever `out` returns, or the item's problem when `text` is not the outline's text.
+    pub fn write_next(&mut self, text: &str, out: &mut dyn Write) -> io::Result<bool> {
+        let total = self.total();
+        if !self.started {
+            self.started = true;
+            out.write_all(b"{")?;
+            self.write_members(out, Side::BeforeItems)?;
+            if total == 0 {
+                out.write_all(b"[]")?;
+                return self.write_end(out);
+            }
+            out.write_all(b"[")?;
+        } else if self.next_item >= total {
+            return Ok(false);
+        }
+        let index = self.next_item;
+        self.next_item += 1;
+        let mut item = self
+            .outline
+            .item(text, index)
+            .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
+        let outcomes = self
+            .scorer
+            .score_item(index, &item.value, item.problem.as_deref());
+        m365_document::write_item(&mut item.value, &outcomes, self.with_codes);
+        for outcome in &outcomes {
+            self.streamed.summary.add(outcome);
+        }
+        self.streamed.diagnostics.append(&mut item.diagnostics);
+        pretty::begin_entry(out, 2, index == 0)?;
+        pretty::write_nested(out, &item.value, 2, &mut self.scratch)?;
+        if self.next_item == total {
+            pretty::end_container(out, 1, b']')?;
+            return self.write_end(out);
+        }
+        Ok(true)
+    }
+
+    /// The run's counts and diagnostics.
+    pub fn finish(self) -> Streamed {
+        self.streamed
+    }
+
+    fn write_end(&mut self, out: &mut dyn Write) -> io::Result<bool> {
+        self.write_members(out, Side::AfterItems)?;
+        pretty::end_container(out, 0, b'}')?;
+        Ok(false)
+    }
+
+    /// Writes the root members on one side of `items`; before it, also `"items": `.
+    fn write_members(&mut self, out: &mut dyn Write, side: Side) -> io::Result<()> {
+        let items_at = self
+            .root
+            .keys()
+            .position(|key| key == "items")
+            .unwrap_or(self.root.len());
+        for (position, (key, value)) in self.root.iter().enumerate() {
+            let wanted = match side {
+                Side::BeforeItems => position <= items_at,
+                Side::AfterItems => position > items_at,
+            };
+            if !wanted {
+                continue;
+            }
+            pretty::begin_entry(out, 1, position == 0)?;
+            serde_json::to_writer(&mut *out, key)?;
+            out.write_all(b": ")?;
+            if position != items_at {
+                pretty::write_nested(out, value, 1, &mut self.scratch)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Side {
+    BeforeItems,
+    AfterItems,
 }

@@ -122,7 +122,7 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
         ))
         .unwrap();
         let mut written = Vec::new();
-        let run = stream::write_scored(&outline, &options, &mut written).unwrap();
+        let run = stream::write_scored(&text, outline, &options, &mut written).unwrap();
         assert_eq!(String::from_utf8(written).unwrap(), expected, "{name}");
         assert_eq!(run.summary, report.summary, "{name}");
         assert_eq!(rendered(&run.diagnostics), rendered(&diagnostics), "{name}");

@@ -1,7 +1,8 @@
 //! M365 Copilot eval documents (schema v1, 1.0.0 to 1.11.x): validation against the schema, the
 //! split between document-level and item-level problems, and iteration over items and turns.
 
-use serde_json::value::RawValue;
+use std::ops::Range;
+
 use serde_json::{Map, Value};
 
 use super::legacy::{self, ItemsLocation, Upgrade};
@@ -163,12 +164,12 @@ impl EvalDocument {
 /// kept as raw text to parse, validate, score and write one at a time (see `crate::stream`). It
 /// accepts exactly the documents [`EvalDocument::from_value`] accepts without upgrading, and
 /// reports the same diagnostics.
-#[derive(Debug)]
-pub struct DocumentOutline<'t> {
+#[derive(Debug, Clone)]
+pub struct DocumentOutline {
     /// The top-level members in order; `items` holds `null` in its place.
     pub members: Map<String, Value>,
-    /// The items, unparsed.
-    pub items: Vec<&'t RawValue>,
+    /// Where each item is in the text read.
+    items: Vec<Range<usize>>,
     /// The declared schema version.
     pub version: SchemaVersion,
     /// Warnings about the document outside its items.
@@ -186,11 +187,11 @@ pub struct OutlineItem {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-impl<'t> DocumentOutline<'t> {
+impl DocumentOutline {
     /// Reads `text` as an outline. `None` when it is not a current-form eval document that
     /// reading it whole would accept: legacy forms, Foundry rows, syntax errors and documents
     /// invalid as a whole are left to [`super::load`], which reports their problems precisely.
-    pub fn read(text: &'t str) -> Option<Self> {
+    pub fn read(text: &str) -> Option<Self> {
         if !json::is_acceptable(text) {
             return None;
         }
@@ -220,9 +221,18 @@ impl<'t> DocumentOutline<'t> {
         let triaged = triage
             .finish(members.get("schemaVersion"), diagnostics)
             .ok()?;
+        let start = text.as_ptr() as usize;
+        let items = outline
+            .elements
+            .iter()
+            .map(|element| {
+                let offset = (element.get().as_ptr() as usize).saturating_sub(start);
+                offset..offset + element.get().len()
+            })
+            .collect();
         Some(DocumentOutline {
             members,
-            items: outline.elements,
+            items,
             version: triaged.version,
             diagnostics: triaged.diagnostics,
         })
@@ -235,15 +245,22 @@ impl<'t> DocumentOutline<'t> {
             .and_then(Value::as_object)
     }
 
-    /// Parses and validates item `index`.
+    /// Number of items.
+    pub fn item_count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Parses and validates item `index` of `text`, the text the outline was read from.
     ///
     /// # Errors
-    /// Only for an index past the items (the whole text was checked when the outline was read).
-    pub fn item(&self, index: usize) -> Result<OutlineItem, Diagnostic> {
+    /// Only for an index past the items or another text (the whole text was checked when the
+    /// outline was read).
+    pub fn item(&self, text: &str, index: usize) -> Result<OutlineItem, Diagnostic> {
         let element = self
             .items
             .get(index)
-            .ok_or_else(|| Diagnostic::whole(format!("there is no item {index}")))?;
+            .and_then(|range| text.get(range.clone()))
+            .ok_or_else(|| Diagnostic::whole(format!("there is no item {index} in this text")))?;
         let value = json::parse_element(element)?;
         let mut triage = Triage::default();
         let mut diagnostics = Vec::new();
