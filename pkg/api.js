@@ -91,6 +91,7 @@ export const validate = guard(wasm.validate);
 export const evaluators = guard(wasm.evaluators);
 export const score = guard(wasm.score);
 export const evaluate = guard(wasm.evaluate);
+export const scoreDocument = guard(wasm.scoreDocument);
 export const scoreItem = guard(wasm.scoreItem);
 export const render = guard(wasm.render);
 export const version = guard(wasm.version);

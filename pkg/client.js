@@ -94,6 +94,10 @@ export function connectWorker(worker = defaultWorker()) {
         ...(Symbol.dispose ? { [Symbol.dispose]: free } : {}),
       };
     },
+    scoreDocument: async (dataset, options) => {
+      const { signal, onProgress, ...rest } = options ?? {};
+      return request("scoreDocument", [dataset, rest], { signal, onProgress });
+    },
     scoreItem: async (item, evaluators, options) => {
       const [rest, hooks] = split(options, "scoreItem");
       return request("scoreItem", [item, evaluators, rest], { signal: hooks.signal });

@@ -6,6 +6,7 @@ export {
   evaluators,
   score,
   evaluate,
+  scoreDocument,
   scoreItem,
   render,
   version,

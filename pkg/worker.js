@@ -1,7 +1,7 @@
 // A module Web Worker that runs the agenteval API off the main thread. Start it with
 // `connectWorker()` (or `new Worker(new URL("agenteval/worker", import.meta.url), {type: "module"})`
 // and the message protocol below):
-//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreItem"|"render"|"version", args, stream?}
+//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreDocument"|"scoreItem"|"render"|"version", args, stream?}
 //            {id, method: "abort"}
 //            {id, method: "evaluationRender", args: [handle, format, options]}
 //            {id, method: "evaluationFree", args: [handle]}
@@ -61,12 +61,20 @@ async function run(method, args, id, stream, signal) {
       evaluations.delete(handle);
       return undefined;
     }
+    case "scoreDocument": {
+      const [dataset, options] = args;
+      return agenteval.scoreDocument(dataset, {
+        ...options,
+        signal,
+        onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
+      });
+    }
     case "scoreItem": {
       const [item, evaluators, options] = args;
       return agenteval.scoreItem(item, evaluators, { ...options, signal });
     }
     default:
-      throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreItem, render, version; got ${method}`);
+      throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreDocument, scoreItem, render, version; got ${method}`);
   }
 }
 

@@ -23,7 +23,7 @@ function assertCode(code, pattern) {
 
 test("exports exactly the documented functions", () => {
   const names = Object.keys(agenteval).filter((name) => !name.startsWith("__")).sort();
-  assert.deepEqual(names, ["connectWorker", "evaluate", "evaluators", "render", "score", "scoreItem", "validate", "version"]);
+  assert.deepEqual(names, ["connectWorker", "evaluate", "evaluators", "render", "score", "scoreDocument", "scoreItem", "validate", "version"]);
   assert.match(agenteval.version(), /^\d+\.\d+\.\d+/);
 });
 
@@ -267,6 +267,61 @@ test("evaluate keeps Foundry rows, runs custom evaluators, is disposable and rej
   const controller = new AbortController();
   controller.abort();
   await assert.rejects(agenteval.evaluate(demo, { signal: controller.signal }), { name: "AbortError" });
+});
+
+test("scoreDocument writes what evaluate then render writes, with progress, for every input form", async () => {
+  const evaluatedAt = "2026-11-30T00:00:00Z";
+  const evaluation = await agenteval.evaluate(demo);
+  const expected = evaluation.render("document", { evaluatedAt });
+  const summary = evaluation.report.summary;
+  evaluation.free();
+  const progress = [];
+  const streamed = await agenteval.scoreDocument(demo, { evaluatedAt, sliceMs: 0.001, onProgress: (p) => progress.push(p) });
+  assert.equal(streamed.document, expected);
+  assert.deepEqual(streamed.summary, summary);
+  assert.deepEqual(streamed.diagnostics, []);
+  const total = JSON.parse(demo).items.length;
+  assert.ok(progress.length >= 2, `${progress.length} progress calls`);
+  assert.deepEqual(progress.at(-1), { done: total, total });
+  assert.ok(progress.every((p, i) => i === 0 || p.done >= progress[i - 1].done));
+  const bytes = await agenteval.scoreDocument(new TextEncoder().encode(demo), { evaluatedAt });
+  assert.equal(bytes.document, expected);
+  const parsed = await agenteval.scoreDocument(JSON.parse(demo), { evaluatedAt });
+  assert.equal(parsed.document, expected, "a parsed object is read whole, with the same result");
+});
+
+test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {
+  const withBadItem = JSON.stringify({
+    schemaVersion: "1.11.0",
+    default_evaluators: { ExactMatch: {} },
+    items: [{ prompt: "p", response: "r", expected_response: "r" }, { prompt: 7 }],
+  });
+  const scored = await agenteval.scoreDocument(withBadItem);
+  assert.deepEqual(JSON.parse(scored.document).items.map((item) => item.status), ["pass", "error"]);
+  assert.equal(scored.summary.error, 1);
+  assert.match(scored.diagnostics[0].message, /string/);
+  const legacy = await agenteval.scoreDocument('[{"prompt": "p", "response": "r", "expected_response": "r", "evaluators": {"ExactMatch": {}}}]');
+  assert.equal(JSON.parse(legacy.document).items[0].status, "pass");
+  assert.match(legacy.diagnostics[0].message, /legacy/);
+  await assert.rejects(agenteval.scoreDocument('{"schemaVersion": "1.11.0", "items": []}'), assertCode("invalidDataset", /items/));
+  const foundryWithConfig = `${JSON.stringify(foundryConfig)}\n${foundryRows}`;
+  await assert.rejects(agenteval.scoreDocument(foundryWithConfig), assertCode("invalidArgument", /Foundry/));
+  await assert.rejects(agenteval.scoreDocument(demo, { onProgress: 3 }), assertCode("invalidArgument", /options\.onProgress/));
+  await assert.rejects(agenteval.scoreDocument(demo, { colour: 1 }), assertCode("invalidArgument", /colour/));
+  const controller = new AbortController();
+  const large = JSON.stringify({
+    schemaVersion: "1.11.0",
+    default_evaluators: { PartialMatch: {} },
+    items: Array.from({ length: 3000 }, (_, i) => ({ prompt: `q${i}`, response: "a b c", expected_response: "a b" })),
+  });
+  const running = agenteval.scoreDocument(large, {
+    sliceMs: 0.001,
+    signal: controller.signal,
+    onProgress: ({ done }) => done > 0 && controller.abort(new Error("stop")),
+  });
+  await assert.rejects(running, /stop/);
+  const after = await agenteval.scoreDocument(withBadItem);
+  assert.equal(after.summary.items, 2, "the module works after a cancelled run");
 });
 
 test("a crash inside the module throws internalError and the next call works", async () => {

@@ -69,6 +69,21 @@ test("page: evaluate keeps the run, renders from it, and frees it", async () => 
   assert.deepEqual(result, { items: JSON.parse(demo).items.length, same: true, freed: "invalidArgument" });
 });
 
+test("page: scoreDocument streams the scored document, equal to evaluate's, with progress", async () => {
+  const result = await page.evaluate(async (text) => {
+    const { evaluate, scoreDocument } = globalThis.agenteval;
+    const evaluatedAt = "2026-01-02T03:04:05Z";
+    const evaluation = await evaluate(text);
+    const expected = evaluation.render("document", { evaluatedAt });
+    evaluation.free();
+    const progress = [];
+    const streamed = await scoreDocument(text, { evaluatedAt, sliceMs: 0.001, onProgress: (p) => progress.push(p) });
+    return { same: streamed.document === expected, items: streamed.summary.items, last: progress.at(-1) };
+  }, demo);
+  const total = JSON.parse(demo).items.length;
+  assert.deepEqual(result, { same: true, items: 7, last: { done: total, total } });
+});
+
 test("page: errors are Error objects with a code", async () => {
   const result = await page.evaluate(async () => {
     const { score, validate } = globalThis.agenteval;
@@ -192,7 +207,10 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
       evaluation.free();
       const freed = await evaluation.render("md").catch((error) => error.code);
       const evaluated = { items: evaluation.report.items.length, streamed: kept.length, markdown: keptMarkdown.split("\n")[0], keptCsv, freed };
-      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated };
+      const documentProgress = [];
+      const scoredDocument = await worker.scoreDocument(text, { onProgress: (update) => documentProgress.push(update) });
+      const document = { statuses: JSON.parse(scoredDocument.document).items.length, items: scoredDocument.summary.items, last: documentProgress.at(-1) };
+      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document };
     } finally {
       worker.terminate();
     }
@@ -207,6 +225,8 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.equal(result.abortName, "AbortError");
   assert.equal(result.after, "skipped");
   assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
+  const demoItems = JSON.parse(demo).items.length;
+  assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems } });
 });
 
 test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {

@@ -55,6 +55,10 @@ for (const { dataset, config, formats } of cases) {
       } finally {
         evaluation.free();
       }
+      if (format === "document") {
+        const streamed = await agenteval.scoreDocument(text, { evaluatedAt });
+        assert.equal(streamed.document, expected, "scoreDocument: byte for byte");
+      }
       const actual = agenteval.render(report, format, {
         dataset: text,
         config: configText,

@@ -108,3 +108,39 @@ export function drive(run, options, mode) {
     }
   })();
 }
+
+/**
+ * Runs a `scoreDocument` run to its end: one item per step, yielding to the event loop after each
+ * slice of work, reporting progress and honouring the AbortSignal. Resolves to `run.finish()`.
+ */
+export function driveDocument(run, options) {
+  const { signal, onProgress } = options ?? {};
+  const sliceMs = options?.sliceMs ?? DEFAULT_SLICE_MS;
+  let finished = false;
+  return (async () => {
+    try {
+      const total = run.total();
+      let sliceStart = now();
+      signal?.throwIfAborted();
+      while (run.next()) {
+        if (now() - sliceStart >= sliceMs) {
+          onProgress?.({ done: run.done(), total });
+          await pause();
+          signal?.throwIfAborted();
+          sliceStart = now();
+        }
+      }
+      finished = true;
+      onProgress?.({ done: total, total });
+      return run.finish();
+    } finally {
+      if (!finished) {
+        try {
+          run.free();
+        } catch {
+          // The module crashed or was reset; nothing is left to free.
+        }
+      }
+    }
+  })();
+}

@@ -3,12 +3,13 @@
 //! core outputs back as plain JSON-compatible objects. It decides no verdicts.
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
-//! `Evaluation`), `scoreItem`, `render`.
+//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`.
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
 pub mod catalog;
 pub mod convert;
+pub mod document;
 pub mod error;
 pub mod evaluation;
 pub mod options;

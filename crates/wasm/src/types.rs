@@ -25,6 +25,9 @@ extern "C" {
     /// An options object of `render`, as the caller passed it.
     #[wasm_bindgen(typescript_type = "RenderOptions")]
     pub type RenderOptionsArg;
+    /// An options object of `scoreDocument`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "ScoreDocumentOptions")]
+    pub type ScoreDocumentOptionsArg;
     /// An options object of `Evaluation.render`, as the caller passed it.
     #[wasm_bindgen(typescript_type = "OutputOptions")]
     pub type OutputOptionsArg;
@@ -78,6 +81,8 @@ export interface WorkerClient {
   score(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<RunReport>;
   /** `evaluate` in the worker: the dataset and report stay there until `free()`. */
   evaluate(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<WorkerEvaluation>;
+  /** `scoreDocument` in the worker. */
+  scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument>;
   scoreItem(
     item: JsonObject,
     evaluators: EvaluatorSelection,
@@ -519,6 +524,35 @@ pub struct ScoreOptions {
     /// Longest stretch of work, in milliseconds, before yielding to the event loop (default 8).
     #[tsify(optional)]
     pub slice_ms: Option<f64>,
+}
+
+/// Options of `scoreDocument`.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreDocumentOptions {
+    /// RFC 3339 time written to the document's `metadata.evaluatedAt`.
+    #[tsify(optional)]
+    pub evaluated_at: Option<String>,
+    /// Cancels the run: the promise rejects with the signal's reason.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<()>,
+    /// Called with the items done so far after each slice of work and at the end.
+    #[tsify(optional, type = "(progress: Progress) => void")]
+    pub on_progress: Option<()>,
+    /// Longest stretch of work, in milliseconds, before yielding to the event loop (default 8).
+    #[tsify(optional)]
+    pub slice_ms: Option<f64>,
+}
+
+/// What `scoreDocument` resolves to.
+#[derive(Debug, Clone, PartialEq, Tsify)]
+pub struct ScoredDocument {
+    /// The scored eval document, as `agenteval score` writes it (ending with a newline).
+    pub document: String,
+    /// The run's counts.
+    pub summary: Summary,
+    /// Warnings and item-level errors found while reading, errors first.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Options of `scoreItem`.

@@ -7,6 +7,7 @@ import {
   evaluators,
   render,
   score,
+  scoreDocument,
   scoreItem,
   validate,
   version,
@@ -21,6 +22,8 @@ import {
   type OutputOptions,
   type Progress,
   type RunReport,
+  type ScoreDocumentOptions,
+  type ScoredDocument,
   type ScoreOptions,
   type Validation,
   type WorkerClient,
@@ -80,6 +83,11 @@ async function main(): Promise<void> {
     evaluation.free();
   }
 
+  const documentOptions: ScoreDocumentOptions = { evaluatedAt: new Date().toISOString(), sliceMs: 4 };
+  const streamed: ScoredDocument = await scoreDocument(text, documentOptions);
+  const streamedErrors: Diagnostic[] = streamed.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
+  console.log(streamed.document.length, streamed.summary.pass, streamedErrors.length);
+
   const outcome: CaseOutcome = await scoreItem(
     { prompt: "What is 2+2?", response: "4", expected_response: "4" },
     { ExactMatch: {}, PartialMatch: { threshold: 0.8 } },
@@ -94,6 +102,8 @@ async function main(): Promise<void> {
   const remoteCsv: string = await remoteEvaluation.render("csv", { title: "demo" });
   console.log(remoteCsv.length, remoteEvaluation.report.items.length);
   remoteEvaluation.free();
+  const remoteDocument: ScoredDocument = await worker.scoreDocument(text, { onProgress: (progress) => console.log(progress.total) });
+  console.log(remoteDocument.summary.items);
   worker.terminate();
 
   try {
