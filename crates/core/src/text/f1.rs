@@ -21,6 +21,7 @@ fn is_article(word: &str) -> bool {
 /// With `lowercase` false the `str.lower()` step is skipped (PartialMatch `case_sensitive`).
 pub fn tokens(text: &str, lowercase: bool) -> Vec<String> {
     words(&normalized(text, lowercase))
+        .into_iter()
         .map(str::to_owned)
         .collect()
 }
@@ -68,8 +69,34 @@ fn close_run(out: &mut String, start: Option<usize>) {
 
 /// The tokens of a normalised text. Articles that survive normalisation can only come from the
 /// ASCII fast path, which leaves them in place for this filter to drop.
-fn words(normalized: &str) -> impl Iterator<Item = &str> {
-    python::split_whitespace(normalized).filter(|word| !is_article(word))
+fn words(normalized: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    if normalized.is_ascii() {
+        let mut start = 0;
+        for (position, byte) in normalized.bytes().enumerate() {
+            if is_ascii_python_space(byte) {
+                push_word(&mut words, normalized.get(start..position));
+                start = position + 1;
+            }
+        }
+        push_word(&mut words, normalized.get(start..));
+    } else {
+        for word in python::split_whitespace(normalized) {
+            push_word(&mut words, Some(word));
+        }
+    }
+    words
+}
+
+fn push_word<'a>(words: &mut Vec<&'a str>, word: Option<&'a str>) {
+    if let Some(word) = word.filter(|word| !word.is_empty() && !is_article(word)) {
+        words.push(word);
+    }
+}
+
+/// Python's `str.isspace()` for an ASCII byte.
+fn is_ascii_python_space(byte: u8) -> bool {
+    matches!(byte, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x20)
 }
 
 /// One pass over ASCII text whose punctuation-free form holds only letters, digits and Python
@@ -101,8 +128,8 @@ pub fn f1_score(prediction: &str, reference: &str, lowercase: bool) -> f64 {
         normalized(prediction, lowercase),
         normalized(reference, lowercase),
     );
-    let predicted: Vec<&str> = words(&prediction).collect();
-    let expected: Vec<&str> = words(&reference).collect();
+    let predicted = words(&prediction);
+    let expected = words(&reference);
     f1_of_tokens(&predicted, &expected)
 }
 
@@ -120,13 +147,14 @@ pub fn f1_of_tokens<T: AsRef<str>>(predicted: &[T], expected: &[T]) -> f64 {
 
 /// Size of the multiset intersection of two token lists.
 fn common_count<T: AsRef<str>>(left: &[T], right: &[T]) -> usize {
+    let by_length_then_bytes = |a: &&str, b: &&str| a.len().cmp(&b.len()).then_with(|| a.cmp(b));
     let mut left: Vec<&str> = left.iter().map(AsRef::as_ref).collect();
     let mut right: Vec<&str> = right.iter().map(AsRef::as_ref).collect();
-    left.sort_unstable();
-    right.sort_unstable();
+    left.sort_unstable_by(by_length_then_bytes);
+    right.sort_unstable_by(by_length_then_bytes);
     let (mut i, mut j, mut common) = (0, 0, 0);
     while let (Some(a), Some(b)) = (left.get(i), right.get(j)) {
-        match a.cmp(b) {
+        match by_length_then_bytes(a, b) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
