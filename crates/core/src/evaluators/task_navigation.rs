@@ -14,6 +14,8 @@ mod pyjson;
 mod pyview;
 mod validate;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
@@ -86,22 +88,30 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
 
 /// One step: a tool name and, in parameter mode, its sorted `(key, rendered value)` pairs.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct Step {
-    name: String,
+struct Step<'a> {
+    name: Cow<'a, str>,
     params: Vec<(String, String)>,
 }
 
 /// The expected steps after validation.
 #[derive(Debug)]
 struct Expected<'a> {
-    names: Vec<String>,
+    names: Vec<&'a str>,
     /// `Some` in the tuple form: parameters by (unstripped) tool name.
     params: Option<PyDict<'a>>,
 }
 
 /// Python `str.strip()`.
-fn strip(text: &str) -> String {
-    text.trim_matches(python::is_space).to_owned()
+fn strip(text: &str) -> &str {
+    text.trim_matches(python::is_space)
+}
+
+/// Python `str.strip()` of a borrowed or rendered name, still borrowed when it was.
+fn strip_name(name: Cow<'_, str>) -> Cow<'_, str> {
+    match name {
+        Cow::Borrowed(text) => Cow::Borrowed(strip(text)),
+        Cow::Owned(text) => Cow::Owned(strip(&text).to_owned()),
+    }
 }
 
 /// `_normalize_param_value`: strings as they are, lists and dicts as sorted JSON, else `str()`.
@@ -129,18 +139,22 @@ fn param_pairs(params: Option<PyDict<'_>>) -> Result<Vec<(String, String)>, Stri
 ///
 /// # Errors
 /// A parameter value nested too deeply to render.
-fn steps(
-    calls: Vec<extract::ToolCall<'_>>,
-    expected: &Expected<'_>,
-) -> Result<(Vec<Step>, Vec<Step>), String> {
+fn steps<'a>(
+    calls: Vec<extract::ToolCall<'a>>,
+    expected: &Expected<'a>,
+) -> Result<(Vec<Step<'a>>, Vec<Step<'a>>), String> {
     let Some(by_tool) = expected.params else {
-        let named = |name: String| Step {
+        let named = |name: Cow<'a, str>| Step {
             name,
             params: Vec::new(),
         };
         return Ok((
             calls.into_iter().map(|call| named(call.name)).collect(),
-            expected.names.iter().cloned().map(named).collect(),
+            expected
+                .names
+                .iter()
+                .map(|name| named(Cow::Borrowed(*name)))
+                .collect(),
         ));
     };
     let agent = calls
@@ -158,7 +172,7 @@ fn steps(
         .map(|name| {
             Ok(Step {
                 params: param_pairs(by_tool.get(name).and_then(Py::as_dict))?,
-                name: name.clone(),
+                name: Cow::Borrowed(*name),
             })
         })
         .collect::<Result<_, String>>()?;
@@ -166,10 +180,10 @@ fn steps(
 }
 
 /// Each distinct step with its count, sorted by step.
-fn counts(steps: &[Step]) -> Vec<(&Step, usize)> {
-    let mut sorted: Vec<&Step> = steps.iter().collect();
+fn counts<'s>(steps: &'s [Step<'_>]) -> Vec<(&'s Step<'s>, usize)> {
+    let mut sorted: Vec<&Step<'_>> = steps.iter().collect();
     sorted.sort_unstable();
-    let mut counts: Vec<(&Step, usize)> = Vec::with_capacity(sorted.len());
+    let mut counts: Vec<(&Step<'_>, usize)> = Vec::with_capacity(sorted.len());
     for step in sorted {
         match counts.last_mut() {
             Some((last, count)) if *last == step => *count += 1,

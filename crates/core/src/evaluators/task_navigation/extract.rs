@@ -4,14 +4,16 @@
 //! Where the reference crashes with a raw Python error (unhashable `tool_call_id`, a matched tool
 //! result without `tool_result`) we return our own message instead.
 
+use std::borrow::Cow;
+
 use super::pyjson::{DecodeError, PyValue};
 use super::pyview::{Kind, Py, PyDict, PyList};
-use super::strip;
+use super::strip_name;
 
 /// One tool call: stripped name and its arguments.
 #[derive(Debug)]
 pub(super) struct ToolCall<'a> {
-    pub(super) name: String,
+    pub(super) name: Cow<'a, str>,
     pub(super) arguments: Arguments<'a>,
 }
 
@@ -166,7 +168,7 @@ fn tool_call(index: usize, item_index: usize, call: Py<'_>) -> Result<ToolCall<'
         _ => Arguments::None,
     };
     Ok(ToolCall {
-        name: strip(&name),
+        name: strip_name(name),
         arguments,
     })
 }

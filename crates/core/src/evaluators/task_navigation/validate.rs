@@ -199,10 +199,10 @@ fn tuple_ground_truth<'a>(names: Py<'a>, params: Py<'a>) -> Result<Expected<'a>,
     })
 }
 
-fn string_names(
-    names: PyList<'_>,
+fn string_names<'a>(
+    names: PyList<'a>,
     message: impl Fn(usize, Py<'_>) -> String,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<&'a str>, String> {
     names
         .iter()
         .enumerate()
