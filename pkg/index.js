@@ -5,15 +5,5 @@ import init from "./agenteval_wasm.js";
 
 await init({ module_or_path: new URL("./agenteval_wasm_bg.wasm", import.meta.url) });
 
-export {
-  validate,
-  evaluators,
-  score,
-  evaluate,
-  scoreDocument,
-  scoreItem,
-  render,
-  version,
-  __testPanic,
-} from "./api.js";
+export * from "./api.js";
 export { connectWorker } from "./client.js";

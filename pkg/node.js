@@ -5,15 +5,5 @@ import { initSync } from "./agenteval_wasm.js";
 
 initSync({ module: await readFile(new URL("./agenteval_wasm_bg.wasm", import.meta.url)) });
 
-export {
-  validate,
-  evaluators,
-  score,
-  evaluate,
-  scoreDocument,
-  scoreItem,
-  render,
-  version,
-  __testPanic,
-} from "./api.js";
+export * from "./api.js";
 export { connectWorker } from "./client.js";

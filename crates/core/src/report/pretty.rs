@@ -23,21 +23,36 @@ impl NestedPretty {
         }
         Ok(())
     }
+
+    fn open<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            self.newline(writer)?;
+        }
+        writer.write_all(bracket)
+    }
+
+    fn entry<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if !first {
+            writer.write_all(b",")?;
+        }
+        self.newline(writer)
+    }
 }
 
 impl Formatter for NestedPretty {
     fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
+        self.open(writer, b"[")
     }
 
     fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline(writer)?;
-        }
-        writer.write_all(b"]")
+        self.close(writer, b"]")
     }
 
     fn begin_array_value<W: ?Sized + Write>(
@@ -45,10 +60,7 @@ impl Formatter for NestedPretty {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if !first {
-            writer.write_all(b",")?;
-        }
-        self.newline(writer)
+        self.entry(writer, first)
     }
 
     fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
@@ -57,17 +69,11 @@ impl Formatter for NestedPretty {
     }
 
     fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
+        self.open(writer, b"{")
     }
 
     fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.newline(writer)?;
-        }
-        writer.write_all(b"}")
+        self.close(writer, b"}")
     }
 
     fn begin_object_key<W: ?Sized + Write>(
@@ -75,10 +81,7 @@ impl Formatter for NestedPretty {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        if !first {
-            writer.write_all(b",")?;
-        }
-        self.newline(writer)
+        self.entry(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
