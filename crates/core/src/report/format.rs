@@ -46,6 +46,21 @@ pub(crate) fn case_label(index: usize, turn: Option<usize>) -> String {
     }
 }
 
+/// The eight value cells of an evaluator's summary row in the Markdown and HTML tables: pass,
+/// fail, error, skipped, pass rate, mean, min, max.
+pub(crate) fn tally_cells(tally: &crate::report::EvaluatorSummary) -> [String; 8] {
+    [
+        tally.pass.to_string(),
+        tally.fail.to_string(),
+        tally.error.to_string(),
+        tally.skipped.to_string(),
+        or_dash(tally.pass_rate.map(percent)),
+        or_dash(tally.mean.map(rounded)),
+        or_dash(tally.min.map(rounded)),
+        or_dash(tally.max.map(rounded)),
+    ]
+}
+
 /// `text`, or an em dash when it is absent or empty (table cells without a value).
 pub(crate) fn or_dash(text: Option<String>) -> String {
     match text {

@@ -57,18 +57,11 @@ fn aggregate_table(report: &RunReport) -> String {
         "<h2>Evaluators</h2>\n<table>\n<tr><th>Evaluator</th><th>Pass</th><th>Fail</th><th>Error</th><th>Skipped</th><th>Pass rate</th><th>Mean</th><th>Min</th><th>Max</th></tr>\n",
     );
     for (name, tally) in report.summary.per_evaluator() {
-        table.push_str(&format!(
-            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-            escape(name),
-            tally.pass,
-            tally.fail,
-            tally.error,
-            tally.skipped,
-            format::or_dash(tally.pass_rate.map(format::percent)),
-            format::or_dash(tally.mean.map(format::rounded)),
-            format::or_dash(tally.min.map(format::rounded)),
-            format::or_dash(tally.max.map(format::rounded)),
-        ));
+        table.push_str(&format!("<tr><td>{}</td>", escape(name)));
+        for cell in format::tally_cells(tally) {
+            table.push_str(&format!("<td class=\"num\">{cell}</td>"));
+        }
+        table.push_str("</tr>\n");
     }
     table.push_str("</table>\n");
     table

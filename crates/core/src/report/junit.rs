@@ -122,31 +122,27 @@ fn is_xml_char(c: char) -> bool {
 
 /// Escaped element text.
 fn text(raw: &str) -> String {
-    let mut escaped = String::with_capacity(raw.len());
-    for c in raw.chars().filter(|c| is_xml_char(*c)) {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            _ => escaped.push(c),
-        }
-    }
-    escaped
+    escape(raw, false)
 }
 
-/// Escaped attribute value; whitespace is written as character references so parsers keep it.
+/// Escaped attribute value; quotes and whitespace are written as character references so
+/// parsers keep them.
 fn attribute(raw: &str) -> String {
+    escape(raw, true)
+}
+
+fn escape(raw: &str, in_attribute: bool) -> String {
     let mut escaped = String::with_capacity(raw.len());
     for c in raw.chars().filter(|c| is_xml_char(*c)) {
         match c {
             '&' => escaped.push_str("&amp;"),
             '<' => escaped.push_str("&lt;"),
             '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            '\n' => escaped.push_str("&#10;"),
-            '\r' => escaped.push_str("&#13;"),
-            '\t' => escaped.push_str("&#9;"),
+            '"' if in_attribute => escaped.push_str("&quot;"),
+            '\'' if in_attribute => escaped.push_str("&apos;"),
+            '\n' if in_attribute => escaped.push_str("&#10;"),
+            '\r' if in_attribute => escaped.push_str("&#13;"),
+            '\t' if in_attribute => escaped.push_str("&#9;"),
             _ => escaped.push(c),
         }
     }

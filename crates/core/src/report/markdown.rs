@@ -29,16 +29,9 @@ pub fn write(report: &RunReport) -> String {
         );
         for (name, tally) in summary.per_evaluator() {
             output.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} |\n",
                 cell(name),
-                tally.pass,
-                tally.fail,
-                tally.error,
-                tally.skipped,
-                format::or_dash(tally.pass_rate.map(format::percent)),
-                format::or_dash(tally.mean.map(format::rounded)),
-                format::or_dash(tally.min.map(format::rounded)),
-                format::or_dash(tally.max.map(format::rounded)),
+                format::tally_cells(tally).join(" | ")
             ));
         }
     }

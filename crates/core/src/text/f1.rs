@@ -28,9 +28,11 @@ pub fn tokens(text: &str, lowercase: bool) -> Vec<String> {
 
 /// The normalised text; its [`words`] are the tokens.
 fn normalized(text: &str, lowercase: bool) -> String {
-    if let Some(fast) = ascii_normalized(text, lowercase) {
-        return fast;
-    }
+    ascii_normalized(text, lowercase).unwrap_or_else(|| general_normalized(text, lowercase))
+}
+
+/// The normalisation for any text, character by character.
+fn general_normalized(text: &str, lowercase: bool) -> String {
     let lowered;
     let source = if lowercase {
         lowered = python::lower(text);
@@ -226,23 +228,7 @@ mod tests {
             "A\x01the control",
             "THE An a",
         ] {
-            let general = {
-                let mut out = String::new();
-                let mut run_start = None;
-                for c in python::lower(text)
-                    .chars()
-                    .filter(|c| !c.is_ascii_punctuation())
-                {
-                    if python::is_word(c) {
-                        run_start.get_or_insert(out.len());
-                    } else {
-                        close_run(&mut out, run_start.take());
-                    }
-                    out.push(c);
-                }
-                close_run(&mut out, run_start);
-                out
-            };
+            let general = general_normalized(text, true);
             let expected: Vec<&str> = python::split_whitespace(&general).collect();
             assert_eq!(tokens(text, true), expected, "{text:?}");
         }
