@@ -8,12 +8,8 @@
 
 use super::python;
 
-fn is_ascii_punctuation(c: char) -> bool {
-    c.is_ascii_punctuation()
-}
-
-fn is_article(word: &str) -> bool {
-    matches!(word, "a" | "an" | "the")
+fn is_article(word: &[u8]) -> bool {
+    matches!(word, b"a" | b"an" | b"the")
 }
 
 /// Normalises `text` like the reference and returns its tokens.
@@ -31,8 +27,18 @@ fn normalized(text: &str, lowercase: bool) -> String {
     ascii_normalized(text, lowercase).unwrap_or_else(|| general_normalized(text, lowercase))
 }
 
-/// The normalisation for any text, character by character.
+/// The normalisation for any text. Python lower-cases a capital sigma by its context, so text
+/// holding one is lower-cased whole first; any other text is lower-cased segment by segment.
 fn general_normalized(text: &str, lowercase: bool) -> String {
+    if lowercase && text.contains(CAPITAL_SIGMA) {
+        whole_normalized(text, lowercase)
+    } else {
+        segmented_normalized(text, lowercase)
+    }
+}
+
+/// The normalisation as the reference states it: lower-case the whole text, then walk it.
+fn whole_normalized(text: &str, lowercase: bool) -> String {
     let lowered;
     let source = if lowercase {
         lowered = python::lower(text);
@@ -40,32 +46,107 @@ fn general_normalized(text: &str, lowercase: bool) -> String {
     } else {
         text
     };
-    let mut out = String::with_capacity(source.len());
-    let mut run_start = None;
-    for c in source.chars() {
-        if is_ascii_punctuation(c) {
-            continue;
-        }
-        if python::is_word(c) {
-            run_start.get_or_insert(out.len());
-        } else {
-            close_run(&mut out, run_start.take());
-        }
-        out.push(c);
-    }
-    close_run(&mut out, run_start);
-    out
+    let mut normalizer = Normalizer::for_text(source);
+    source.chars().for_each(|c| normalizer.push(c));
+    normalizer.finish()
 }
 
-/// Ends a `\w` run that began at byte `start` of `out`: an article run becomes one space, as the
-/// reference's `re.sub(r"\b(a|an|the)\b", " ", …)` does. Punctuation was never pushed, so runs
-/// join across it exactly as they do after the reference deletes it.
-fn close_run(out: &mut String, start: Option<usize>) {
-    if let Some(start) = start {
-        if out.get(start..).is_some_and(is_article) {
-            out.truncate(start);
-            out.push(' ');
+const CAPITAL_SIGMA: char = '\u{03A3}';
+
+/// Walks ASCII runs byte by byte and lower-cases each run of other characters as one piece,
+/// which equals lower-casing the whole text when it holds no capital sigma.
+fn segmented_normalized(text: &str, lowercase: bool) -> String {
+    let mut normalizer = Normalizer::for_text(text);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let ascii_end = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        let (ascii, tail) = rest.split_at_checked(ascii_end).unwrap_or((rest, ""));
+        for byte in ascii.bytes() {
+            normalizer.push_ascii(if lowercase {
+                byte.to_ascii_lowercase()
+            } else {
+                byte
+            });
         }
+        let other_end = tail
+            .bytes()
+            .position(|b| b.is_ascii())
+            .unwrap_or(tail.len());
+        let (other, next) = tail.split_at_checked(other_end).unwrap_or((tail, ""));
+        if lowercase {
+            python::lower(other)
+                .chars()
+                .for_each(|c| normalizer.push(c));
+        } else {
+            other.chars().for_each(|c| normalizer.push(c));
+        }
+        rest = next;
+    }
+    normalizer.finish()
+}
+
+/// The reference's punctuation deletion and article replacement, one lower-cased character at a
+/// time.
+struct Normalizer {
+    out: Vec<u8>,
+    run_start: Option<usize>,
+}
+
+impl Normalizer {
+    fn for_text(text: &str) -> Self {
+        Normalizer {
+            out: Vec::with_capacity(text.len()),
+            run_start: None,
+        }
+    }
+
+    fn push(&mut self, c: char) {
+        match u8::try_from(c) {
+            Ok(byte) if byte.is_ascii() => self.push_ascii(byte),
+            _ => {
+                self.mark(python::is_word(c));
+                self.out
+                    .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push_ascii(&mut self, byte: u8) {
+        if byte.is_ascii_punctuation() {
+            return;
+        }
+        self.mark(byte.is_ascii_alphanumeric() || byte == b'_');
+        self.out.push(byte);
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, is_word: bool) {
+        if is_word {
+            self.run_start.get_or_insert(self.out.len());
+        } else {
+            self.close_run();
+        }
+    }
+
+    /// Ends the current `\w` run: an article run becomes one space, as the reference's
+    /// `re.sub(r"\b(a|an|the)\b", " ", …)` does. Punctuation was never pushed, so runs join
+    /// across it exactly as they do after the reference deletes it.
+    fn close_run(&mut self) {
+        if let Some(start) = self.run_start.take() {
+            if self.out.get(start..).is_some_and(is_article) {
+                self.out.truncate(start);
+                self.out.push(b' ');
+            }
+        }
+    }
+
+    fn finish(mut self) -> String {
+        self.close_run();
+        String::from_utf8(self.out).unwrap_or_default()
     }
 }
 
@@ -83,15 +164,20 @@ fn words(normalized: &str) -> Vec<&str> {
         }
         push_word(&mut words, normalized.get(start..));
     } else {
-        for word in python::split_whitespace(normalized) {
-            push_word(&mut words, Some(word));
+        let mut start = 0;
+        for (position, c) in normalized.char_indices() {
+            if python::is_space(c) {
+                push_word(&mut words, normalized.get(start..position));
+                start = position + c.len_utf8();
+            }
         }
+        push_word(&mut words, normalized.get(start..));
     }
     words
 }
 
 fn push_word<'a>(words: &mut Vec<&'a str>, word: Option<&'a str>) {
-    if let Some(word) = word.filter(|word| !word.is_empty() && !is_article(word)) {
+    if let Some(word) = word.filter(|word| !word.is_empty() && !is_article(word.as_bytes())) {
         words.push(word);
     }
 }
@@ -232,5 +318,30 @@ mod tests {
             let expected: Vec<&str> = python::split_whitespace(&general).collect();
             assert_eq!(tokens(text, true), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn segmented_lowering_matches_whole_lowering() {
+        for text in [
+            "\u{E200}cite\u{E202}turn1search0\u{E201} The answer [1]",
+            "İstanbul THE\u{E200}the Kelvin \u{212A}elvin a\u{A0}an",
+            "Ünïcödé—the “Quotes”, an Ωmega; ÀÉÎ the_ÿ",
+            "日本語のテキスト the 東京 A",
+            "e\u{301}a THE\u{301}",
+        ] {
+            for lowercase in [true, false] {
+                assert_eq!(
+                    segmented_normalized(text, lowercase),
+                    whole_normalized(text, lowercase),
+                    "{text:?} lowercase={lowercase}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn capital_sigma_is_lowered_by_its_context() {
+        assert_eq!(toks("ΟΔΟΣ ΣΑ"), ["οδος", "σα"]);
+        assert_eq!(toks("ΟΔΟΣ, the end"), ["οδος", "end"]);
     }
 }
