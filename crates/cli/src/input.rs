@@ -20,14 +20,42 @@ pub fn source_name(dataset: &str) -> &str {
     }
 }
 
+/// A dataset being read, with its size when known.
+pub struct Opened {
+    reader: Box<dyn BufRead>,
+    size: Option<u64>,
+}
+
 /// Opens a dataset file, or stdin for `-`.
-pub fn open(dataset: &str) -> Result<Box<dyn BufRead>, UsageError> {
+pub fn open(dataset: &str) -> Result<Opened, UsageError> {
     if dataset == "-" {
-        return Ok(Box::new(BufReader::new(io::stdin())));
+        return Ok(Opened {
+            reader: Box::new(BufReader::new(io::stdin())),
+            size: None,
+        });
     }
-    File::open(dataset)
-        .map(|file| Box::new(BufReader::with_capacity(1 << 16, file)) as Box<dyn BufRead>)
-        .map_err(|error| UsageError(format!("{dataset}: cannot read the dataset: {error}")))
+    let file = File::open(dataset)
+        .map_err(|error| UsageError(format!("{dataset}: cannot read the dataset: {error}")))?;
+    Ok(Opened {
+        size: file.metadata().ok().map(|meta| meta.len()),
+        reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+    })
+}
+
+impl Opened {
+    /// Everything, read into a buffer sized up front when the size is known.
+    fn read_all(mut self) -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::with_capacity(first_line_capacity(self.size));
+        self.reader.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    }
+}
+
+/// Room reserved for the first line: a whole single-line document is then read without being
+/// copied as its buffer grows. Capped, because the first line of JSON Lines is one row.
+fn first_line_capacity(size: Option<u64>) -> usize {
+    const CAP: u64 = 1 << 30;
+    size.map_or(0, |size| usize::try_from(size.min(CAP)).unwrap_or(0))
 }
 
 /// Reads and parses a `--config` file.
@@ -60,13 +88,18 @@ pub enum Source {
 
 /// Reads enough of `reader` to tell JSONL from a JSON document: JSONL when the first non-empty
 /// line is a complete JSON object and the next non-empty line starts with `{`.
-pub fn sniff(mut reader: Box<dyn BufRead>, name: &str) -> Result<Source, UsageError> {
+pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
+    let Opened { mut reader, size } = opened;
     let read_error = |error: io::Error| UsageError(format!("{name}: cannot read: {error}"));
     let mut consumed = Vec::new();
     let mut head = Vec::new();
     let mut number = 0;
     while head.len() < 2 {
-        let mut line = Vec::new();
+        let mut line = Vec::with_capacity(if number == 0 {
+            first_line_capacity(size)
+        } else {
+            0
+        });
         if reader.read_until(b'\n', &mut line).map_err(read_error)? == 0 {
             break;
         }
@@ -89,9 +122,16 @@ pub fn sniff(mut reader: Box<dyn BufRead>, name: &str) -> Result<Source, UsageEr
         if !is_row {
             break;
         }
-        head.push((number, trimmed.to_vec()));
+        head.push((number, start..consumed.len()));
     }
     if head.len() == 2 {
+        let head = head
+            .into_iter()
+            .map(|(number, range)| {
+                let line = consumed.get(range).unwrap_or_default().trim_ascii();
+                (number, line.to_vec())
+            })
+            .collect();
         return Ok(Source::Lines {
             head,
             rest: reader,
@@ -137,9 +177,8 @@ pub fn load_whole(bytes: &[u8], config: Option<&Value>, name: &str) -> Result<Lo
 pub fn validate(dataset: &str, config: Option<&Path>) -> Result<u8, UsageError> {
     let name = source_name(dataset);
     let config = read_config(config)?;
-    let mut bytes = Vec::new();
-    open(dataset)?
-        .read_to_end(&mut bytes)
+    let bytes = open(dataset)?
+        .read_all()
         .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
     let loaded = load_whole(&bytes, config.as_ref(), name)?;
     let errors = loaded
