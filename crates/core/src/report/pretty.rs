@@ -1,118 +1,119 @@
 //! JSON written as `serde_json::to_writer_pretty` writes it inside an enclosing document, at a
-//! given nesting depth, so a document can be written one member or one element at a time.
+//! given nesting depth, so a document can be written one member or one element at a time. Values
+//! are written by hand: strings that need no escaping are copied as they are.
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-
-use serde_json::ser::Formatter;
+use serde_json::Value;
 
 const INDENT: &[u8] = b"  ";
 
-/// serde_json's pretty formatter (two-space indent) starting at a nesting depth.
-struct NestedPretty {
-    depth: usize,
-    has_value: bool,
-}
-
-impl NestedPretty {
-    fn newline<W: ?Sized + Write>(&self, writer: &mut W) -> io::Result<()> {
-        writer.write_all(b"\n")?;
-        for _ in 0..self.depth {
-            writer.write_all(INDENT)?;
-        }
-        Ok(())
-    }
-
-    fn open<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(bracket)
-    }
-
-    fn close<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth = self.depth.saturating_sub(1);
-        if self.has_value {
-            self.newline(writer)?;
-        }
-        writer.write_all(bracket)
-    }
-
-    fn entry<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
-        if !first {
-            writer.write_all(b",")?;
-        }
-        self.newline(writer)
-    }
-}
-
-impl Formatter for NestedPretty {
-    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.open(writer, b"[")
-    }
-
-    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.close(writer, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.entry(writer, first)
-    }
-
-    fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.open(writer, b"{")
-    }
-
-    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.close(writer, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> io::Result<()> {
-        self.entry(writer, first)
-    }
-
-    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        writer.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-}
-
-/// Writes `value` pretty-printed as if it sat `depth` levels deep in a pretty-printed document.
-/// `scratch` is reused between calls so each value reaches `out` in one write.
+/// Writes `value` pretty-printed as if it sat `depth` levels deep in a pretty-printed document,
+/// byte for byte as `serde_json::to_writer_pretty` writes it there. `scratch` is reused between
+/// calls so each value reaches `out` in one write.
 ///
 /// # Errors
 /// Whatever `out` returns.
-pub fn write_nested<T: Serialize + ?Sized>(
+pub fn write_nested(
     out: &mut dyn Write,
-    value: &T,
+    value: &Value,
     depth: usize,
     scratch: &mut Vec<u8>,
 ) -> io::Result<()> {
     scratch.clear();
-    let formatter = NestedPretty {
-        depth,
-        has_value: false,
-    };
-    let mut serializer = serde_json::Serializer::with_formatter(&mut *scratch, formatter);
-    value.serialize(&mut serializer)?;
+    write_value(scratch, value, depth)?;
     out.write_all(scratch)
+}
+
+fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Result<()> {
+    match value {
+        Value::Null => buffer.extend_from_slice(b"null"),
+        Value::Bool(true) => buffer.extend_from_slice(b"true"),
+        Value::Bool(false) => buffer.extend_from_slice(b"false"),
+        Value::Number(number) => serde_json::to_writer(&mut *buffer, number)?,
+        Value::String(text) => write_string(buffer, text)?,
+        Value::Array(items) => {
+            if items.is_empty() {
+                buffer.extend_from_slice(b"[]");
+                return Ok(());
+            }
+            buffer.push(b'[');
+            for (index, item) in items.iter().enumerate() {
+                push_entry_start(buffer, depth + 1, index == 0);
+                write_value(buffer, item, depth + 1)?;
+            }
+            push_newline(buffer, depth);
+            buffer.push(b']');
+        }
+        Value::Object(members) => {
+            if members.is_empty() {
+                buffer.extend_from_slice(b"{}");
+                return Ok(());
+            }
+            buffer.push(b'{');
+            for (index, (key, member)) in members.iter().enumerate() {
+                push_entry_start(buffer, depth + 1, index == 0);
+                write_string(buffer, key)?;
+                buffer.extend_from_slice(b": ");
+                write_value(buffer, member, depth + 1)?;
+            }
+            push_newline(buffer, depth);
+            buffer.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+/// A string as JSON: copied between quotes when nothing in it needs escaping, else escaped by
+/// serde_json.
+fn write_string(buffer: &mut Vec<u8>, text: &str) -> io::Result<()> {
+    if needs_escape(text.as_bytes()) {
+        return serde_json::to_writer(&mut *buffer, text).map_err(io::Error::from);
+    }
+    buffer.reserve(text.len() + 2);
+    buffer.push(b'"');
+    buffer.extend_from_slice(text.as_bytes());
+    buffer.push(b'"');
+    Ok(())
+}
+
+/// Whether `bytes` holds a control character, `"` or `\\`, tested eight bytes at a time.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
+    let is_escaped = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\';
+    let chunks = bytes.chunks_exact(8);
+    let tail = chunks.remainder();
+    for chunk in chunks {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
+        if below_space
+            || has_zero_byte(word ^ (ONES * u64::from(b'"')))
+            || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
+        {
+            return chunk.iter().any(is_escaped);
+        }
+    }
+    tail.iter().any(is_escaped)
+}
+
+fn push_entry_start(buffer: &mut Vec<u8>, depth: usize, first: bool) {
+    if !first {
+        buffer.push(b',');
+    }
+    push_newline(buffer, depth);
+}
+
+fn push_newline(buffer: &mut Vec<u8>, depth: usize) {
+    const SPACES: &[u8; 64] = &[b' '; 64];
+    buffer.push(b'\n');
+    let mut remaining = depth * INDENT.len();
+    while remaining > 0 {
+        let chunk = remaining.min(SPACES.len());
+        buffer.extend_from_slice(SPACES.get(..chunk).unwrap_or_default());
+        remaining -= chunk;
+    }
 }
 
 /// Starts a new member or element at `depth` (after `,` when it is not the first).
@@ -145,8 +146,35 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn escape_test_finds_every_byte_that_needs_escaping() {
+        for position in 0..20 {
+            for byte in 0u8..=0x7f {
+                let mut text = vec![b'x'; 20];
+                if let Some(slot) = text.get_mut(position) {
+                    *slot = byte;
+                }
+                let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
+                assert_eq!(
+                    needs_escape(&text),
+                    expected,
+                    "byte {byte:#x} at {position}"
+                );
+            }
+        }
+        assert!(!needs_escape("é日本\u{E200}\u{7f}".as_bytes()));
+    }
+
+    #[test]
     fn nested_values_match_the_whole_document() {
-        let inner = json!({"a": [1, {"b": "x\ny"}], "c": {}, "d": []});
+        let inner = json!({
+            "a": [1, {"b": "x\ny"}],
+            "c": {},
+            "d": [],
+            "e": [[[]], [{}], null, true, false],
+            "f": ["quote \" back \\ tab \t bell \u{7} del \u{7f}", "é 日本 \u{E200}", ""],
+            "g": [0, -1, 1.0, 0.1, 1e300, -2.5e-8, 12345678901234567890u64, 0.43243243243243246],
+            "esc\"aped key": {"x": {"y": {"z": [1]}}}
+        });
         let whole = serde_json::to_vec_pretty(&json!({"k": [inner]})).unwrap();
         let mut out = Vec::new();
         let mut scratch = Vec::new();
