@@ -112,13 +112,25 @@ impl DocumentStream {
         let outcomes = self
             .scorer
             .score_item(index, &item.value, item.problem.as_deref());
-        m365_document::write_item(&mut item.value, &outcomes, self.with_codes);
         for outcome in &outcomes {
             self.streamed.summary.add(outcome);
         }
         self.streamed.diagnostics.append(&mut item.diagnostics);
         pretty::begin_entry(out, 2, index == 0)?;
-        pretty::write_nested(out, &item.value, 2, &mut self.scratch)?;
+        self.scratch.clear();
+        let written = m365_document::write_scored_item(
+            &mut self.scratch,
+            &item.value,
+            &outcomes,
+            self.with_codes,
+            2,
+        )?;
+        if written {
+            out.write_all(&self.scratch)?;
+        } else {
+            m365_document::write_item(&mut item.value, &outcomes, self.with_codes);
+            pretty::write_nested(out, &item.value, 2, &mut self.scratch)?;
+        }
         if self.next_item == total {
             pretty::end_container(out, 1, b']')?;
             return self.write_end(out);

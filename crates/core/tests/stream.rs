@@ -64,6 +64,23 @@ fn written_by_hand() -> Vec<(String, String)> {
         r#"{"items": [{"prompt": "p", "response": "r", "expected_response": "r",
              "evaluators": {"Relevance": {}, "Citations": {"citation_format": "nope"}}}],
             "schemaVersion": "1.8.0"}"#,
+        // Items written directly and items that need the value path: a score key two results
+        // share, a skipped judge, errored scores with codes, text that needs escaping, empty
+        // objects and arrays, output fields already present.
+        r#"{"schemaVersion": "1.11.0",
+            "default_evaluators": {"ExactMatch": {}, "Coherence": {}},
+            "items": [
+              {"prompt": "q \"1\"\n\ttab", "response": "é \u0001 日本 \u20ac", "expected_response": "é",
+               "context": {}, "tags": []},
+              {"prompt": "p", "response": "r", "expected_response": "r",
+               "evaluators": {"exactMatch": {}}, "evaluators_mode": "extend"},
+              {"prompt": "p", "response": "r", "expected_response": "r",
+               "evaluators": {"PartialMatch": {"threshold": 2}}, "evaluators_mode": "replace"},
+              {"prompt": "p", "response": "r", "expected_response": "r", "scores": {}},
+              {"prompt": "p", "response": "r", "expected_response": "r", "status": "pass"},
+              {"prompt": "p", "response": "r",
+               "evaluators": {"Relevance": {}}, "evaluators_mode": "replace"}
+            ]}"#,
         // Legacy forms, Foundry rows and broken documents are not streamed.
         r#"[{"prompt": "p", "response": "r"}]"#,
         r#"{"items": [{"prompt": "p"}]}"#,
@@ -128,7 +145,13 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
         assert_eq!(rendered(&run.diagnostics), rendered(&diagnostics), "{name}");
         streamed.push(name);
     }
-    for name in ["m365-demo.json", "by hand #0", "by hand #1", "generated"] {
+    for name in [
+        "m365-demo.json",
+        "by hand #0",
+        "by hand #1",
+        "by hand #2",
+        "generated",
+    ] {
         assert!(
             streamed.iter().any(|streamed| streamed.ends_with(name)),
             "{name} not streamed: {streamed:?}"
@@ -137,7 +160,8 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
     assert!(
         !streamed.iter().any(|name| name.starts_with("by hand #")
             && !name.ends_with("#0")
-            && !name.ends_with("#1")),
+            && !name.ends_with("#1")
+            && !name.ends_with("#2")),
         "{streamed:?}"
     );
     assert!(

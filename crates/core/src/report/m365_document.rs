@@ -5,12 +5,16 @@
 //! fields of the items and turns the report covers are replaced. Shapes follow the document's own
 //! `schemaVersion`, which is never changed. This module decides no verdicts and does no IO.
 
+use std::borrow::Cow;
+use std::io;
+
 use serde_json::{Map, Number, Value};
 
 use crate::evaluators;
 use crate::outcome::{EvalResult, Verdict};
 use crate::status::{self, ItemStatus};
 
+use super::pretty::ObjectWriter;
 use super::{CaseOutcome, RunReport};
 
 /// Caller-supplied values the document needs but the core cannot know.
@@ -92,11 +96,98 @@ fn write_outcome(item: &mut Value, outcome: &CaseOutcome, with_codes: bool) {
 /// The M365 score object for one result, or `None` for a skipped result (the schema has no shape
 /// for it). `with_code` adds the ErroredScore `code` (schema ≥ 1.9).
 pub fn score_entry(result: &EvalResult, with_code: bool) -> Option<Value> {
+    let fields = score_fields(result, with_code)?;
+    let entry: Map<String, Value> = fields
+        .into_iter()
+        .map(|(key, field)| {
+            let value = match field {
+                ScoreField::Number(number) => Value::Number(number),
+                ScoreField::Text(text) => Value::String(text.into_owned()),
+                ScoreField::Detail(value) => value.clone(),
+            };
+            (key.to_owned(), value)
+        })
+        .collect();
+    Some(Value::Object(entry))
+}
+
+/// One member's value in a score object.
+enum ScoreField<'r> {
+    Number(Number),
+    Text(Cow<'r, str>),
+    Detail(&'r Value),
+}
+
+/// The members of [`score_entry`]'s object, in order, with distinct keys.
+fn score_fields(result: &EvalResult, with_code: bool) -> Option<Vec<(&str, ScoreField<'_>)>> {
     match result.result {
         Verdict::Skipped => None,
-        Verdict::Error => Some(errored_score(result, with_code)),
-        Verdict::Pass | Verdict::Fail => Some(valid_score(result)),
+        Verdict::Error => Some(errored_fields(result, with_code)),
+        Verdict::Pass | Verdict::Fail => Some(valid_fields(result)),
     }
+}
+
+/// Writes a single-turn item with its scores, `status` and `error` into `buffer` at `depth`,
+/// byte for byte as [`write_item`] then [`super::pretty::write_value`] would, without building the
+/// output values. Writes nothing and returns `false` when the item is not that simple case (a
+/// thread, output fields already present, or two results sharing a score key).
+///
+/// # Errors
+/// As [`super::pretty::write_value`].
+pub fn write_scored_item(
+    buffer: &mut Vec<u8>,
+    item: &Value,
+    outcomes: &[CaseOutcome],
+    with_codes: bool,
+    depth: usize,
+) -> io::Result<bool> {
+    let (Some(members), [outcome]) = (item.as_object(), outcomes) else {
+        return Ok(false);
+    };
+    let has_output_fields = ["turns", "scores", "status", "error"]
+        .iter()
+        .any(|key| members.contains_key(*key));
+    if outcome.turn.is_some() || has_output_fields {
+        return Ok(false);
+    }
+    let scored: Vec<(String, Vec<(&str, ScoreField<'_>)>)> = outcome
+        .results
+        .iter()
+        .filter_map(|result| {
+            score_fields(result, with_codes)
+                .map(|fields| (evaluators::score_key(&result.evaluator), fields))
+        })
+        .collect();
+    let mut keys: Vec<&str> = scored.iter().map(|(key, _)| key.as_str()).collect();
+    keys.sort_unstable();
+    if keys.windows(2).any(|pair| pair.first() == pair.last()) {
+        return Ok(false);
+    }
+    let mut object = ObjectWriter::open(buffer, depth);
+    for (key, value) in members {
+        object.value(key, value)?;
+    }
+    let mut scores = object.object("scores")?;
+    for (key, fields) in &scored {
+        let mut entry = scores.object(key)?;
+        for (name, field) in fields {
+            match field {
+                ScoreField::Number(number) => entry.number(name, number)?,
+                ScoreField::Text(text) => entry.text(name, text)?,
+                ScoreField::Detail(value) => entry.value(name, value)?,
+            }
+        }
+        entry.close();
+    }
+    scores.close();
+    if let Some(status) = outcome.status {
+        object.text("status", status.as_str())?;
+    }
+    if let Some(error) = error_object(outcome) {
+        object.value("error", &error)?;
+    }
+    object.close();
+    Ok(true)
 }
 
 /// The item-level `error` object for an outcome, if its status calls for one.
@@ -183,49 +274,50 @@ fn replace_or_remove(target: &mut Map<String, Value>, key: &str, value: Option<V
     }
 }
 
-fn valid_score(result: &EvalResult) -> Value {
-    let mut entry = Map::new();
+fn valid_fields(result: &EvalResult) -> Vec<(&str, ScoreField<'_>)> {
+    let mut fields = Vec::with_capacity(4 + result.details.len());
     let reports_score = match evaluators::find(&result.evaluator) {
         Some(spec) => spec.m365_reports_score,
         None => true,
     };
     if reports_score {
         if let Some(score) = result.score.and_then(Number::from_f64) {
-            entry.insert("score".to_owned(), Value::Number(score));
+            fields.push(("score", ScoreField::Number(score)));
         }
     }
-    entry.insert("result".to_owned(), Value::from(result.result.as_str()));
+    fields.push(("result", ScoreField::Text(result.result.as_str().into())));
     if let Some(threshold) = result.threshold.and_then(threshold_number) {
-        entry.insert("threshold".to_owned(), Value::Number(threshold));
+        fields.push(("threshold", ScoreField::Number(threshold)));
     }
     if let Some(reason) = &result.reason {
-        entry.insert("reason".to_owned(), Value::from(reason.as_str()));
+        fields.push(("reason", ScoreField::Text(reason.as_str().into())));
     }
     for (key, value) in &result.details {
-        if !entry.contains_key(key) {
-            entry.insert(key.clone(), value.clone());
+        if !fields.iter().any(|(name, _)| name == key) {
+            fields.push((key.as_str(), ScoreField::Detail(value)));
         }
     }
-    Value::Object(entry)
+    fields
 }
 
-fn errored_score(result: &EvalResult, with_code: bool) -> Value {
+fn errored_fields(result: &EvalResult, with_code: bool) -> Vec<(&str, ScoreField<'_>)> {
     let (code, message) = match &result.error {
         Some(error) => (error.code.as_str(), error.message.as_str()),
         None => ("evaluatorError", result.reason.as_deref().unwrap_or("")),
     };
     let message = if message.trim().is_empty() {
-        format!("Evaluator failed ({code}).")
+        Cow::Owned(format!("Evaluator failed ({code})."))
     } else {
-        message.to_owned()
+        Cow::Borrowed(message)
     };
-    let mut entry = Map::new();
-    entry.insert("result".to_owned(), Value::from("error"));
-    entry.insert("error".to_owned(), Value::from(message));
+    let mut fields = vec![
+        ("result", ScoreField::Text("error".into())),
+        ("error", ScoreField::Text(message)),
+    ];
     if with_code {
-        entry.insert("code".to_owned(), Value::from(code));
+        fields.push(("code", ScoreField::Text(code.into())));
     }
-    Value::Object(entry)
+    fields
 }
 
 /// Whole thresholds are written as integers, as the official examples do (`"threshold": 3`) and as
@@ -369,5 +461,66 @@ mod tests {
                 serde_json::json!({"result": "error", "error": "Evaluator failed (evaluatorError).", "code": "evaluatorError"})
             )
         );
+    }
+
+    fn outcome(results: Vec<EvalResult>) -> CaseOutcome {
+        CaseOutcome {
+            index: 0,
+            turn: None,
+            status: status::item_status(&results, true),
+            results,
+            problem: None,
+        }
+    }
+
+    fn written_directly(item: &Value, outcome: &CaseOutcome) -> Option<String> {
+        let mut buffer = Vec::new();
+        let written =
+            write_scored_item(&mut buffer, item, std::slice::from_ref(outcome), true, 2).unwrap();
+        assert_eq!(written, !buffer.is_empty());
+        written.then(|| String::from_utf8(buffer).unwrap())
+    }
+
+    fn written_as_values(item: &Value, outcome: &CaseOutcome) -> String {
+        let mut item = item.clone();
+        write_item(&mut item, std::slice::from_ref(outcome), true);
+        let mut buffer = Vec::new();
+        super::super::pretty::write_value(&mut buffer, &item, 2).unwrap();
+        String::from_utf8(buffer).unwrap()
+    }
+
+    #[test]
+    fn simple_items_are_written_directly_as_the_value_path_writes_them() {
+        let item = serde_json::json!({"prompt": "p \"q\"", "response": "r\n", "context": {}});
+        let results = vec![
+            EvalResult::scored("PartialMatch", false, 0.25, 0.5).with_reason("Match score: 0.250"),
+            EvalResult::verdict("ExactMatch", true)
+                .with_detail("match", true)
+                .with_detail("reason", "shadowed by the reason field"),
+            EvalResult::error("Citations", crate::outcome::ErrorCode::EvaluatorError, ""),
+            EvalResult::skipped("Relevance", "no judge configured"),
+        ];
+        let outcome = outcome(results);
+        let direct = written_directly(&item, &outcome).expect("a simple item");
+        assert_eq!(direct, written_as_values(&item, &outcome));
+        assert!(direct.contains("\"error\": {"), "{direct}");
+    }
+
+    #[test]
+    fn other_items_are_left_to_the_value_path() {
+        let simple = serde_json::json!({"prompt": "p", "response": "r"});
+        let shared_key = outcome(vec![
+            EvalResult::verdict("ExactMatch", true),
+            EvalResult::verdict("exactMatch", false),
+        ]);
+        assert_eq!(written_directly(&simple, &shared_key), None);
+        let plain = outcome(vec![EvalResult::verdict("ExactMatch", true)]);
+        for key in ["turns", "scores", "status", "error"] {
+            let mut item = simple.clone();
+            item[key] = Value::Null;
+            assert_eq!(written_directly(&item, &plain), None, "{key}");
+        }
+        assert!(written_directly(&simple, &plain).is_some());
+        assert_eq!(written_directly(&Value::from("text"), &plain), None);
     }
 }

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 const INDENT: &[u8] = b"  ";
 
@@ -25,7 +25,11 @@ pub fn write_nested(
     out.write_all(scratch)
 }
 
-fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Result<()> {
+/// Appends `value` to `buffer` as [`write_nested`] writes it.
+///
+/// # Errors
+/// Only if serde_json fails to write a number or an escaped string.
+pub fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Result<()> {
     match value {
         Value::Null => buffer.extend_from_slice(b"null"),
         Value::Bool(true) => buffer.extend_from_slice(b"true"),
@@ -46,22 +50,86 @@ fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Result<
             buffer.push(b']');
         }
         Value::Object(members) => {
-            if members.is_empty() {
-                buffer.extend_from_slice(b"{}");
-                return Ok(());
+            let mut object = ObjectWriter::open(buffer, depth);
+            for (key, member) in members {
+                object.value(key, member)?;
             }
-            buffer.push(b'{');
-            for (index, (key, member)) in members.iter().enumerate() {
-                push_entry_start(buffer, depth + 1, index == 0);
-                write_string(buffer, key)?;
-                buffer.extend_from_slice(b": ");
-                write_value(buffer, member, depth + 1)?;
-            }
-            push_newline(buffer, depth);
-            buffer.push(b'}');
+            object.close();
         }
     }
     Ok(())
+}
+
+/// An object being appended to a buffer member by member, laid out as [`write_value`] lays out a
+/// whole object at the same depth.
+pub struct ObjectWriter<'b> {
+    buffer: &'b mut Vec<u8>,
+    depth: usize,
+    members: usize,
+}
+
+impl<'b> ObjectWriter<'b> {
+    /// Opens an object that sits `depth` levels deep.
+    pub fn open(buffer: &'b mut Vec<u8>, depth: usize) -> Self {
+        buffer.push(b'{');
+        ObjectWriter {
+            buffer,
+            depth,
+            members: 0,
+        }
+    }
+
+    /// Adds a member holding `value`.
+    ///
+    /// # Errors
+    /// As [`write_value`].
+    pub fn value(&mut self, key: &str, value: &Value) -> io::Result<()> {
+        self.key(key)?;
+        write_value(self.buffer, value, self.depth + 1)
+    }
+
+    /// Adds a member holding the string `text`.
+    ///
+    /// # Errors
+    /// As [`write_value`].
+    pub fn text(&mut self, key: &str, text: &str) -> io::Result<()> {
+        self.key(key)?;
+        write_string(self.buffer, text)
+    }
+
+    /// Adds a member holding `number`.
+    ///
+    /// # Errors
+    /// As [`write_value`].
+    pub fn number(&mut self, key: &str, number: &Number) -> io::Result<()> {
+        self.key(key)?;
+        serde_json::to_writer(&mut *self.buffer, number).map_err(io::Error::from)
+    }
+
+    /// Adds a member holding an object, which the caller fills and closes.
+    ///
+    /// # Errors
+    /// As [`write_value`].
+    pub fn object(&mut self, key: &str) -> io::Result<ObjectWriter<'_>> {
+        self.key(key)?;
+        Ok(ObjectWriter::open(self.buffer, self.depth + 1))
+    }
+
+    /// Closes the object.
+    pub fn close(self) {
+        if self.members > 0 {
+            push_newline(self.buffer, self.depth);
+        }
+        self.buffer.push(b'}');
+    }
+
+    fn key(&mut self, key: &str) -> io::Result<()> {
+        push_entry_start(self.buffer, self.depth + 1, self.members == 0);
+        self.members += 1;
+        write_string(self.buffer, key)?;
+        self.buffer.extend_from_slice(b": ");
+        Ok(())
+    }
 }
 
 /// A string as JSON: copied between quotes when nothing in it needs escaping, else escaped by
