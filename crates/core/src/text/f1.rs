@@ -57,11 +57,8 @@ impl Tokens {
         }
     }
 
-    /// Adds `normalized[start..end]` unless it is empty or an article.
     fn push(&mut self, start: usize, end: usize) {
-        if end > start && !self.normalized.get(start..end).is_some_and(is_article) {
-            self.spans.push((start, end));
-        }
+        push_span(&mut self.spans, &self.normalized, start, end);
     }
 
     /// The tokens with their [`sort_key`]s.
@@ -209,24 +206,61 @@ fn ascii_tokens(text: &str, lowercase: bool) -> Option<Tokens> {
     if !text.is_ascii() {
         return None;
     }
-    let mut tokens = Tokens::with_capacity(text.len());
+    let table = if lowercase {
+        &ASCII_LOWERED
+    } else {
+        &ASCII_KEPT
+    };
+    let mut normalized = Vec::with_capacity(text.len());
+    let mut spans = Vec::with_capacity(text.len() / 4 + 1);
     let mut start = 0;
-    for byte in text.bytes() {
-        match byte {
-            b'a'..=b'z' | b'0'..=b'9' => tokens.normalized.push(byte),
-            b'A'..=b'Z' if lowercase => tokens.normalized.push(byte.to_ascii_lowercase()),
-            b'A'..=b'Z' => tokens.normalized.push(byte),
-            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x20 => {
-                let end = tokens.normalized.len();
-                tokens.push(start, end);
-                start = end;
+    for &byte in text.as_bytes() {
+        match table.get(usize::from(byte)).copied().unwrap_or(OTHER) {
+            DROPPED => {}
+            SPACE => {
+                push_span(&mut spans, &normalized, start, normalized.len());
+                start = normalized.len();
             }
-            _ if byte.is_ascii_punctuation() => {}
-            _ => return None,
+            OTHER => return None,
+            kept => normalized.push(kept),
         }
     }
-    tokens.push(start, tokens.normalized.len());
-    Some(tokens)
+    push_span(&mut spans, &normalized, start, normalized.len());
+    Some(Tokens { normalized, spans })
+}
+
+/// Adds the token `normalized[start..end]` unless it is empty or an article.
+fn push_span(spans: &mut Vec<(usize, usize)>, normalized: &[u8], start: usize, end: usize) {
+    if end > start && !normalized.get(start..end).is_some_and(is_article) {
+        spans.push((start, end));
+    }
+}
+
+/// [`ascii_tokens`]' action for a byte: punctuation is dropped, Python whitespace ends a word,
+/// other control characters leave the text to the general path, and letters and digits are kept
+/// as the byte the table holds (lower-cased in [`ASCII_LOWERED`]).
+const DROPPED: u8 = 0;
+const SPACE: u8 = 1;
+const OTHER: u8 = 2;
+
+static ASCII_LOWERED: [u8; 128] = ascii_actions(true);
+static ASCII_KEPT: [u8; 128] = ascii_actions(false);
+
+const fn ascii_actions(lowercase: bool) -> [u8; 128] {
+    let mut table = [OTHER; 128];
+    let mut byte: u8 = 0;
+    while byte < 128 {
+        table[byte as usize] = match byte {
+            b'a'..=b'z' | b'0'..=b'9' => byte,
+            b'A'..=b'Z' if lowercase => byte.to_ascii_lowercase(),
+            b'A'..=b'Z' => byte,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x20 => SPACE,
+            _ if byte.is_ascii_punctuation() => DROPPED,
+            _ => OTHER,
+        };
+        byte += 1;
+    }
+    table
 }
 
 /// The reference's token F1 of `prediction` against `reference`: 0.0 without common tokens, else
