@@ -11,6 +11,7 @@ pub mod engine;
 pub mod evaluators;
 pub mod inputs;
 pub mod json;
+mod multiset;
 pub mod options;
 pub mod outcome;
 pub mod report;

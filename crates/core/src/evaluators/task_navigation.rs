@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
+use crate::multiset;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::python;
@@ -179,26 +180,11 @@ fn steps<'a>(
     Ok((agent, wanted))
 }
 
-/// Each distinct step with its count, sorted by step.
-fn counts<'s>(steps: &'s [Step<'_>]) -> Vec<(&'s Step<'s>, usize)> {
-    let mut sorted: Vec<&Step<'_>> = steps.iter().collect();
-    sorted.sort_unstable();
-    let mut counts: Vec<(&Step<'_>, usize)> = Vec::with_capacity(sorted.len());
-    for step in sorted {
-        match counts.last_mut() {
-            Some((last, count)) if *last == step => *count += 1,
-            _ => counts.push((step, 1)),
-        }
-    }
-    counts
-}
-
-fn count_of(counts: &[(&Step, usize)], step: &Step) -> usize {
-    counts
-        .binary_search_by(|(entry, _)| (*entry).cmp(step))
-        .ok()
-        .and_then(|found| counts.get(found))
-        .map_or(0, |(_, count)| *count)
+/// Size of the multiset intersection of two step lists.
+fn common_count(left: &[Step], right: &[Step]) -> usize {
+    let (mut left, mut right): (Vec<&Step>, Vec<&Step>) =
+        (left.iter().collect(), right.iter().collect());
+    multiset::intersection_len(&mut left, &mut right)
 }
 
 /// Precision, recall and F1 over the step multisets (all 0.0 without agent steps).
@@ -206,22 +192,9 @@ fn precision_recall_f1(agent: &[Step], expected: &[Step]) -> [f64; 3] {
     if agent.is_empty() {
         return [0.0; 3];
     }
-    let agent_counts = counts(agent);
-    let expected_counts = counts(expected);
-    let overlap =
-        |step: &Step, count: usize, other: &[(&Step, usize)]| count.min(count_of(other, step));
-    let true_positives: usize = agent_counts
-        .iter()
-        .map(|(step, count)| overlap(step, *count, &expected_counts))
-        .sum();
-    let false_positives: usize = agent_counts
-        .iter()
-        .map(|(step, count)| count - overlap(step, *count, &expected_counts))
-        .sum();
-    let false_negatives: usize = expected_counts
-        .iter()
-        .map(|(step, count)| count - overlap(step, *count, &agent_counts))
-        .sum();
+    let true_positives = common_count(agent, expected);
+    let false_positives = agent.len().saturating_sub(true_positives);
+    let false_negatives = expected.len().saturating_sub(true_positives);
     let ratio = |part: usize, extra: usize| {
         if part + extra > 0 {
             part as f64 / (part + extra) as f64
@@ -251,12 +224,7 @@ fn matches(mode: MatchingMode, agent: &[Step], expected: &[Step]) -> bool {
             }
             wanted.peek().is_none()
         }
-        MatchingMode::AnyOrder => {
-            let agent_counts = counts(agent);
-            counts(expected)
-                .iter()
-                .all(|(step, count)| count_of(&agent_counts, step) >= *count)
-        }
+        MatchingMode::AnyOrder => common_count(expected, agent) == expected.len(),
     }
 }
 

@@ -7,6 +7,7 @@
 //! splitting on Python whitespace.
 
 use super::python;
+use crate::multiset;
 
 fn is_article(word: &[u8]) -> bool {
     matches!(word, b"a" | b"an" | b"the")
@@ -275,9 +276,12 @@ pub fn f1_score(prediction: &str, reference: &str, lowercase: bool) -> f64 {
 
 /// Token F1 of two normalised token lists (multiset intersection, counted by merging the sorted
 /// lists).
-fn f1_of_tokens(predicted: Vec<(u64, &[u8])>, expected: Vec<(u64, &[u8])>) -> f64 {
+fn f1_of_tokens<'t>(
+    mut predicted: Vec<(u64, &'t [u8])>,
+    mut expected: Vec<(u64, &'t [u8])>,
+) -> f64 {
     let (predicted_len, expected_len) = (predicted.len(), expected.len());
-    let common = common_count(predicted, expected);
+    let common = multiset::intersection_len(&mut predicted, &mut expected);
     if common == 0 {
         return 0.0;
     }
@@ -298,26 +302,6 @@ fn sort_key(token: &[u8]) -> u64 {
         slots.copy_from_slice(bytes);
     }
     u64::from_be_bytes(prefix)
-}
-
-/// Size of the multiset intersection of two keyed token lists.
-fn common_count(mut left: Vec<(u64, &[u8])>, mut right: Vec<(u64, &[u8])>) -> usize {
-    let by_key_then_bytes = |a: &(u64, &[u8]), b: &(u64, &[u8])| a.cmp(b);
-    left.sort_unstable_by(by_key_then_bytes);
-    right.sort_unstable_by(by_key_then_bytes);
-    let (mut i, mut j, mut common) = (0, 0, 0);
-    while let (Some(a), Some(b)) = (left.get(i), right.get(j)) {
-        match by_key_then_bytes(a, b) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    common
 }
 
 #[cfg(test)]
