@@ -248,7 +248,7 @@ impl TaskNavigation {
         let (agent_steps, expected_steps) = steps(calls, &expected)?;
         let [precision, recall, f1] = precision_recall_f1(&agent_steps, &expected_steps);
         let passed = matches(self.mode, &agent_steps, &expected_steps);
-        let mut details = Map::new();
+        let mut details = Map::with_capacity(3);
         details.insert("precision_score".to_owned(), Value::from(precision));
         details.insert("recall_score".to_owned(), Value::from(recall));
         details.insert("f1_score".to_owned(), Value::from(f1));

@@ -75,8 +75,8 @@ fn is_str(value: Option<Py<'_>>, expected: &str) -> bool {
 /// The reference's "Failed to parse tool call arguments as JSON.", or our message where the
 /// reference crashes.
 pub(super) fn tool_calls(messages: PyList<'_>) -> Result<Vec<ToolCall<'_>>, String> {
-    let mut calls: Vec<(usize, usize, Py<'_>)> = Vec::new();
-    let mut results: Vec<(Key<'_>, Py<'_>)> = Vec::new();
+    let mut calls: Vec<(usize, usize, Py<'_>)> = Vec::with_capacity(messages.len());
+    let mut results: Vec<(Key<'_>, Py<'_>)> = Vec::with_capacity(messages.len());
     for (index, message) in messages.iter().enumerate() {
         let role = message.get("role");
         let content = message.get("content").and_then(Py::as_list);
