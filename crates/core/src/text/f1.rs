@@ -5,6 +5,11 @@
 //! `case_sensitive`), deletion of every ASCII punctuation character (not replaced by a space),
 //! replacement of the whole words `a`/`an`/`the` (Python `re` `\b` semantics) by a space, and
 //! splitting on Python whitespace.
+//!
+//! Speed: ASCII text is normalised and split in one pass with a per-byte action table; other text
+//! is lower-cased one non-ASCII run at a time (whole, when a capital sigma makes Python's result
+//! depend on context). Tokens are spans of one buffer, and the multiset intersection sorts them by
+//! a length-and-prefix integer before comparing bytes.
 
 use super::python;
 use crate::multiset;
