@@ -85,12 +85,18 @@ fn trim(text: &str) -> &str {
     text.trim_matches(|c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c))
 }
 
-/// `a.lower() == b.lower()` in Python terms; allocation-free for ASCII text.
+/// `a.lower() == b.lower()` in Python terms; allocation-free unless a capital sigma, lower-cased
+/// by its context, makes whole-string lower-casing necessary.
 fn eq_ignore_case(a: &str, b: &str) -> bool {
+    const CAPITAL_SIGMA: char = '\u{03A3}';
     if a.is_ascii() && b.is_ascii() {
         a.eq_ignore_ascii_case(b)
-    } else {
+    } else if a.contains(CAPITAL_SIGMA) || b.contains(CAPITAL_SIGMA) {
         a.to_lowercase() == b.to_lowercase()
+    } else {
+        a.chars()
+            .flat_map(char::to_lowercase)
+            .eq(b.chars().flat_map(char::to_lowercase))
     }
 }
 
@@ -143,6 +149,26 @@ mod tests {
             run(json!({}), Some("ÉTÉ"), Some("été")).result,
             Verdict::Pass
         );
+    }
+
+    #[test]
+    fn non_ascii_comparison_lowers_like_whole_strings() {
+        for (a, b) in [
+            ("\u{E200}cite ÉTÉ", "\u{E200}CITE été"),
+            ("İstanbul", "i\u{307}stanbul"),
+            ("\u{212A}elvin", "kelvin"),
+            ("ΟΔΟΣ", "οδος"),
+            ("ΟΔΟΣ", "οδοσ"),
+            ("ΣΑ", "σα"),
+            ("straße", "STRASSE"),
+            ("日本", "日本語"),
+        ] {
+            assert_eq!(
+                eq_ignore_case(a, b),
+                a.to_lowercase() == b.to_lowercase(),
+                "{a} / {b}"
+            );
+        }
     }
 
     #[test]
