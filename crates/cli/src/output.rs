@@ -125,11 +125,19 @@ fn check_format(format: Format, dialect: Dialect) -> Result<(), UsageError> {
     }
 }
 
+/// Output is written in large blocks: a scored document can be hundreds of megabytes.
+const OUTPUT_BUFFER_BYTES: usize = 1 << 20;
+
 fn open_output(out: Option<&Path>) -> Result<Box<dyn Write>, UsageError> {
     match out {
-        None => Ok(Box::new(BufWriter::new(io::stdout().lock()))),
+        None => Ok(Box::new(BufWriter::with_capacity(
+            OUTPUT_BUFFER_BYTES,
+            io::stdout().lock(),
+        ))),
         Some(path) => File::create(path)
-            .map(|file| Box::new(BufWriter::new(file)) as Box<dyn Write>)
+            .map(|file| {
+                Box::new(BufWriter::with_capacity(OUTPUT_BUFFER_BYTES, file)) as Box<dyn Write>
+            })
             .map_err(|error| {
                 UsageError(format!(
                     "{}: cannot create the output: {error}",
