@@ -20,7 +20,8 @@ use crate::options::OptionsObject;
 
 #[wasm_bindgen(module = "/js/drive.js")]
 extern "C" {
-    /// Runs `run` to the end and resolves to its `finish()`.
+    /// Runs `run` to the end and resolves to the scored document in the form `options.output`
+    /// asks for, with the summary and diagnostics.
     #[wasm_bindgen(js_name = driveDocument)]
     fn drive_document(run: DocumentRun, options: JsValue) -> js_sys::Promise;
 }
@@ -31,10 +32,10 @@ const CHUNK_BYTES: usize = 4 << 20;
 /// Scores an M365 eval document (text or bytes; a parsed object is accepted and read whole) and
 /// resolves to the scored document with the run's summary and diagnostics. `options.evaluatedAt`
 /// fills `metadata.evaluatedAt`; `options.output` is `"string"` (default) or `"bytes"` (UTF-8 in
-/// a `Uint8Array`); `options.onProgress` receives the items done; `options.signal` cancels. Custom evaluators are not run here: use `evaluate()` and `render("document")`.
-/// Rejects with `invalidDataset` when the input is unusable as a whole, and `invalidArgument` for
-/// Foundry rows, which have no scored document.
-/// Its declaration (overloaded on `options.output`) is in [`crate::types`].
+/// a `Uint8Array`); `options.onProgress` receives the items done; `options.signal` cancels.
+/// Custom evaluators are not run here: use `evaluate()` and `render("document")`. Rejects with
+/// `invalidDataset` when the input is unusable as a whole, and `invalidArgument` for Foundry rows,
+/// which have no scored document. Declared (overloaded on `options.output`) in [`crate::types`].
 #[wasm_bindgen(js_name = scoreDocument, skip_typescript)]
 pub fn score_document(dataset: JsValue, options: JsValue) -> js_sys::Promise {
     match prepare(&dataset, options) {
