@@ -78,6 +78,11 @@ async function run(method, args, id, stream, signal) {
   }
 }
 
+/** The buffer of a `bytes` scored document, moved to the page rather than copied. */
+function transferables(value) {
+  return value?.document instanceof Uint8Array ? [value.document.buffer] : [];
+}
+
 function misuse(message) {
   return Object.assign(new Error(message), { name: "AgentEvalError", code: "invalidArgument" });
 }
@@ -98,7 +103,7 @@ self.addEventListener("message", async ({ data }) => {
   controllers.set(id, controller);
   try {
     const value = await run(method, args, id, stream, controller.signal);
-    self.postMessage({ id, type: "done", value });
+    self.postMessage({ id, type: "done", value }, transferables(value));
   } catch (error) {
     if (!controller.signal.aborted) self.postMessage({ id, type: "error", error: errorData(error) });
   } finally {

@@ -288,6 +288,31 @@ test("scoreDocument writes what evaluate then render writes, with progress, for 
   assert.equal(bytes.document, expected);
   const parsed = await agenteval.scoreDocument(JSON.parse(demo), { evaluatedAt });
   assert.equal(parsed.document, expected, "a parsed object is read whole, with the same result");
+  const asBytes = await agenteval.scoreDocument(demo, { evaluatedAt, output: "bytes" });
+  assert.ok(asBytes.document instanceof Uint8Array);
+  assert.equal(new TextDecoder().decode(asBytes.document), expected);
+  assert.deepEqual(asBytes.summary, summary);
+  const legacyBytes = await agenteval.scoreDocument(JSON.parse(demo), { evaluatedAt, output: "bytes" });
+  assert.equal(new TextDecoder().decode(legacyBytes.document), expected, "a document read whole, as bytes");
+});
+
+test("scoreDocument output larger than a chunk, with text in every UTF-8 length, is whole as text and bytes", async () => {
+  const evaluatedAt = "2026-11-30T00:00:00Z";
+  const response = "ä ß ΑΣ 中文 😀 ok ".repeat(40);
+  const text = JSON.stringify({
+    schemaVersion: "1.11.0",
+    default_evaluators: { ExactMatch: {}, PartialMatch: {} },
+    items: Array.from({ length: 6000 }, (_, i) => ({ prompt: `q${i} ✓`, response, expected_response: `${response}${i}` })),
+  });
+  const evaluation = await agenteval.evaluate(text);
+  const expected = evaluation.render("document", { evaluatedAt });
+  evaluation.free();
+  const bytesExpected = new TextEncoder().encode(expected);
+  assert.ok(bytesExpected.length > 8 << 20, `${bytesExpected.length} bytes: more than two chunks`);
+  const asText = await agenteval.scoreDocument(text, { evaluatedAt, output: "string" });
+  assert.equal(asText.document, expected);
+  const asBytes = await agenteval.scoreDocument(text, { evaluatedAt, output: "bytes" });
+  assert.ok(Buffer.from(bytesExpected).equals(asBytes.document));
 });
 
 test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {
@@ -308,6 +333,8 @@ test("scoreDocument reports bad items, reads legacy forms whole, rejects like sc
   await assert.rejects(agenteval.scoreDocument(foundryWithConfig), assertCode("invalidArgument", /Foundry/));
   await assert.rejects(agenteval.scoreDocument(demo, { onProgress: 3 }), assertCode("invalidArgument", /options\.onProgress/));
   await assert.rejects(agenteval.scoreDocument(demo, { colour: 1 }), assertCode("invalidArgument", /colour/));
+  await assert.rejects(agenteval.scoreDocument(demo, { output: "blob" }), assertCode("invalidArgument", /^options\.output: expected "string" or "bytes", got "blob"/));
+  await assert.rejects(agenteval.scoreDocument(demo, { output: 1 }), assertCode("invalidArgument", /^options\.output: expected a string/));
   const controller = new AbortController();
   const large = JSON.stringify({
     schemaVersion: "1.11.0",

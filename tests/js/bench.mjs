@@ -1,8 +1,9 @@
 // `cargo xtask bench` (WebAssembly part): size of the module, start-up time, and throughput of
 // the 100 000-item benchmark document in Node and headless Chromium, against the native CLI timed
 // on the same machine in the same run: `score()` to the run report, `scoreDocument()` to the
-// scored document (streamed item by item, as the CLI writes documents), and `evaluate()` then
-// `render("document")`. Prints one JSON object.
+// scored document (streamed item by item, as the CLI writes documents) as bytes (`output:
+// "bytes"`, the fast way) and as a string, and `evaluate()` then `render("document")`. Prints one
+// JSON object.
 //
 // Usage: node bench.mjs DOCUMENT CLI
 
@@ -28,8 +29,8 @@ function cliSeconds(format) {
 }
 
 /**
- * Times `score()`, `scoreDocument()` and `evaluate()` + `render("document")` on `text`, best of
- * `runs`. Self-contained, so the page runs it from its source.
+ * Times `score()`, `scoreDocument()` (bytes, then string) and `evaluate()` + `render("document")`
+ * on `text`, best of `runs`. Self-contained, so the page runs it from its source.
  */
 async function measure(agenteval, text, runs) {
   const seconds = async (work) => {
@@ -39,10 +40,12 @@ async function measure(agenteval, text, runs) {
   };
   const score = [];
   const document = [];
+  const documentString = [];
   const evaluated = [];
   for (let run = 0; run < runs; run += 1) {
     score.push(await seconds(() => agenteval.score(text)));
-    document.push(await seconds(() => agenteval.scoreDocument(text)));
+    document.push(await seconds(() => agenteval.scoreDocument(text, { output: "bytes" })));
+    documentString.push(await seconds(() => agenteval.scoreDocument(text)));
     evaluated.push(
       await seconds(async () => {
         const evaluation = await agenteval.evaluate(text);
@@ -54,6 +57,7 @@ async function measure(agenteval, text, runs) {
   return {
     scoreSeconds: Math.min(...score),
     documentSeconds: Math.min(...document),
+    documentStringSeconds: Math.min(...documentString),
     evaluateDocumentSeconds: Math.min(...evaluated),
   };
 }

@@ -78,10 +78,12 @@ test("page: scoreDocument streams the scored document, equal to evaluate's, with
     evaluation.free();
     const progress = [];
     const streamed = await scoreDocument(text, { evaluatedAt, sliceMs: 0.001, onProgress: (p) => progress.push(p) });
-    return { same: streamed.document === expected, items: streamed.summary.items, last: progress.at(-1) };
+    const bytes = await scoreDocument(text, { evaluatedAt, output: "bytes" });
+    const sameBytes = bytes.document instanceof Uint8Array && new TextDecoder().decode(bytes.document) === expected;
+    return { same: streamed.document === expected, sameBytes, items: streamed.summary.items, last: progress.at(-1) };
   }, demo);
   const total = JSON.parse(demo).items.length;
-  assert.deepEqual(result, { same: true, items: 7, last: { done: total, total } });
+  assert.deepEqual(result, { same: true, sameBytes: true, items: 7, last: { done: total, total } });
 });
 
 test("page: errors are Error objects with a code", async () => {
@@ -209,7 +211,13 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
       const evaluated = { items: evaluation.report.items.length, streamed: kept.length, markdown: keptMarkdown.split("\n")[0], keptCsv, freed };
       const documentProgress = [];
       const scoredDocument = await worker.scoreDocument(text, { onProgress: (update) => documentProgress.push(update) });
-      const document = { statuses: JSON.parse(scoredDocument.document).items.length, items: scoredDocument.summary.items, last: documentProgress.at(-1) };
+      const bytesDocument = await worker.scoreDocument(text, { output: "bytes" });
+      const document = {
+        statuses: JSON.parse(scoredDocument.document).items.length,
+        items: scoredDocument.summary.items,
+        last: documentProgress.at(-1),
+        bytes: bytesDocument.document instanceof Uint8Array && new TextDecoder().decode(bytesDocument.document) === scoredDocument.document,
+      };
       return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document };
     } finally {
       worker.terminate();
@@ -226,7 +234,7 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.equal(result.after, "skipped");
   assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
   const demoItems = JSON.parse(demo).items.length;
-  assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems } });
+  assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems }, bytes: true });
 });
 
 test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {

@@ -58,6 +58,9 @@ for (const { dataset, config, formats } of cases) {
       if (format === "document") {
         const streamed = await agenteval.scoreDocument(text, { evaluatedAt });
         assert.equal(streamed.document, expected, "scoreDocument: byte for byte");
+        const bytes = await agenteval.scoreDocument(text, { evaluatedAt, output: "bytes" });
+        assert.ok(bytes.document instanceof Uint8Array);
+        assert.ok(Buffer.from(expected).equals(bytes.document), "scoreDocument as bytes: byte for byte");
       }
       const actual = agenteval.render(report, format, {
         dataset: text,

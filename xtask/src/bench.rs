@@ -47,33 +47,37 @@ pub fn run_wasm() -> Result<(), String> {
         figure(&figures, "documentBytes")? / 1e6
     );
     println!(
-        "{:<18} {:>10} {:>16} {:>16} {:>19} {:>22}",
+        "{:<18} {:>10} {:>16} {:>16} {:>16} {:>19} {:>30}",
         "runtime",
         "start-up",
         "score → report",
-        "scoreDocument",
+        "doc → bytes",
+        "doc → string",
         "evaluate + render",
-        "ratio to native"
+        "ratio: report / bytes / string"
     );
     println!(
-        "{:<18} {:>10} {:>15.3}s {:>15.3}s {:>19} {:>22}",
-        "native CLI", "—", native_report, native_document, "—", "1.00× / 1.00×"
+        "{:<18} {:>10} {:>15.3}s {:>15.3}s {:>16} {:>19} {:>30}",
+        "native CLI", "—", native_report, native_document, "—", "—", "1.00× / 1.00× / —"
     );
     for runtime in ["node", "chromium"] {
         let entry = &figures[runtime];
         let score = figure(entry, "scoreSeconds")?;
         let document = figure(entry, "documentSeconds")?;
+        let string = figure(entry, "documentStringSeconds")?;
         println!(
-            "{:<18} {:>8.1}ms {:>15.3}s {:>15.3}s {:>18.3}s {:>22}",
+            "{:<18} {:>8.1}ms {:>15.3}s {:>15.3}s {:>15.3}s {:>18.3}s {:>30}",
             format!("wasm in {runtime}"),
             figure(entry, "startupMs")?,
             score,
             document,
+            string,
             figure(entry, "evaluateDocumentSeconds")?,
             format!(
-                "{:.2}× / {:.2}×",
+                "{:.2}× / {:.2}× / {:.2}×",
                 score / native_report,
-                document / native_document
+                document / native_document,
+                string / native_document
             )
         );
     }

@@ -109,12 +109,29 @@ export function drive(run, options, mode) {
   })();
 }
 
+/** The scored document from its UTF-8 chunks (each ends with a whole item): bytes or text. */
+function assemble(chunks, output) {
+  if (output === "bytes") {
+    if (chunks.length === 1) return chunks[0];
+    const bytes = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return bytes;
+  }
+  const decoder = new TextDecoder();
+  return chunks.map((chunk) => decoder.decode(chunk)).join("");
+}
+
 /**
  * Runs a `scoreDocument` run to its end: one item per step, yielding to the event loop after each
- * slice of work, reporting progress and honouring the AbortSignal. Resolves to `run.finish()`.
+ * slice of work, reporting progress and honouring the AbortSignal. Resolves to the scored
+ * document (`options.output`: a string, or bytes), the summary and the diagnostics.
  */
 export function driveDocument(run, options) {
-  const { signal, onProgress } = options ?? {};
+  const { signal, onProgress, output } = options ?? {};
   const sliceMs = options?.sliceMs ?? DEFAULT_SLICE_MS;
   let finished = false;
   return (async () => {
@@ -132,7 +149,8 @@ export function driveDocument(run, options) {
       }
       finished = true;
       onProgress?.({ done: total, total });
-      return run.finish();
+      const { chunks, summary, diagnostics } = run.finish();
+      return { document: assemble(chunks, output), summary, diagnostics };
     } finally {
       if (!finished) {
         try {

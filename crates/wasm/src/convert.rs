@@ -7,6 +7,7 @@ use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
 use serde::Serialize;
 use serde_json::Value;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{ApiError, ErrorCode};
@@ -28,6 +29,12 @@ pub fn json_text(value: &JsValue) -> Option<String> {
     js_sys::JSON::stringify(value)
         .ok()
         .and_then(|text| text.as_string())
+}
+
+#[wasm_bindgen(module = "/js/text.js")]
+extern "C" {
+    /// A string's UTF-8 bytes (`TextEncoder`).
+    fn utf8(text: &JsValue) -> js_sys::Uint8Array;
 }
 
 /// A dataset as it arrived: text or bytes to parse, or a value already parsed by the caller.
@@ -63,8 +70,8 @@ impl Source {
 /// # Errors
 /// `invalidArgument` naming `field` for `undefined`, `null`, or values that are not JSON.
 pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> {
-    if let Some(text) = value.as_string() {
-        return Ok(Source::Bytes(text.into_bytes()));
+    if value.is_string() {
+        return Ok(Source::Bytes(utf8(value).to_vec()));
     }
     if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
         return Ok(Source::Bytes(bytes.to_vec()));

@@ -1,9 +1,11 @@
 //! `scoreDocument()`: scores an M365 eval document item by item and resolves to the scored
 //! document, the CLI's default output, byte for byte. Large documents are never held as a tree:
 //! each item is parsed, scored, written and dropped before the next (the core's `stream`), and the
-//! driver in `js/drive.js` yields to the event loop between slices of items. Inputs the streaming
-//! path declines (legacy forms, invalid documents, parsed objects) are read whole instead, which
-//! reports their problems exactly as `score` does.
+//! driver in `js/drive.js` yields to the event loop between slices of items. The output leaves
+//! the module in chunks of whole items as it grows, so the module's memory stays near the size of
+//! the input; the driver joins them into a string or, with `output: "bytes"`, a `Uint8Array`.
+//! Inputs the streaming path declines (legacy forms, invalid documents, parsed objects) are read
+//! whole instead, which reports their problems exactly as `score` does.
 
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
@@ -18,37 +20,44 @@ use crate::options::OptionsObject;
 
 #[wasm_bindgen(module = "/js/drive.js")]
 extern "C" {
-    /// Runs `run` to the end and resolves to its `finish()`.
+    /// Runs `run` to the end and resolves to the scored document in the form `options.output`
+    /// asks for, with the summary and diagnostics.
     #[wasm_bindgen(js_name = driveDocument)]
     fn drive_document(run: DocumentRun, options: JsValue) -> js_sys::Promise;
 }
 
+/// Output gathered before it is copied out of the module as one chunk.
+const CHUNK_BYTES: usize = 4 << 20;
+
 /// Scores an M365 eval document (text or bytes; a parsed object is accepted and read whole) and
 /// resolves to the scored document with the run's summary and diagnostics. `options.evaluatedAt`
-/// fills `metadata.evaluatedAt`; `options.onProgress` receives the items done; `options.signal`
-/// cancels. Custom evaluators are not run here: use `evaluate()` and `render("document")`.
-/// Rejects with `invalidDataset` when the input is unusable as a whole, and `invalidArgument` for
-/// Foundry rows, which have no scored document.
-#[wasm_bindgen(js_name = scoreDocument, unchecked_return_type = "Promise<ScoredDocument>")]
-pub fn score_document(
-    #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
-    options: Option<crate::types::ScoreDocumentOptionsArg>,
-) -> js_sys::Promise {
+/// fills `metadata.evaluatedAt`; `options.output` is `"string"` (default) or `"bytes"` (UTF-8 in
+/// a `Uint8Array`); `options.onProgress` receives the items done; `options.signal` cancels.
+/// Custom evaluators are not run here: use `evaluate()` and `render("document")`. Rejects with
+/// `invalidDataset` when the input is unusable as a whole, and `invalidArgument` for Foundry rows,
+/// which have no scored document. Declared (overloaded on `options.output`) in [`crate::types`].
+#[wasm_bindgen(js_name = scoreDocument, skip_typescript)]
+pub fn score_document(dataset: JsValue, options: JsValue) -> js_sys::Promise {
     match prepare(&dataset, options) {
         Ok((run, options)) => drive_document(run, options),
         Err(error) => js_sys::Promise::reject(&error.into()),
     }
 }
 
-fn prepare(
-    dataset: &JsValue,
-    options: Option<crate::types::ScoreDocumentOptionsArg>,
-) -> Result<(DocumentRun, JsValue), ApiError> {
+fn prepare(dataset: &JsValue, options: JsValue) -> Result<(DocumentRun, JsValue), ApiError> {
     let options = OptionsObject::read(
-        options,
+        Some(options),
         "options",
-        &["evaluatedAt", "signal", "onProgress", "sliceMs"],
+        &["evaluatedAt", "output", "signal", "onProgress", "sliceMs"],
     )?;
+    if let Some(output) = options.string("output")? {
+        if output != "string" && output != "bytes" {
+            return Err(ApiError::argument(
+                &options.field("output"),
+                format!("\"string\" or \"bytes\", got {output:?}"),
+            ));
+        }
+    }
     options.signal("signal")?;
     options.function("onProgress")?;
     if !options.get("sliceMs").is_undefined() {
@@ -79,6 +88,7 @@ fn prepare(
         DocumentRun {
             state,
             output: Vec::new(),
+            chunks: js_sys::Array::new(),
         },
         options.value(),
     ))
@@ -120,7 +130,10 @@ enum State {
 #[wasm_bindgen(js_name = DocumentRun, skip_typescript)]
 pub struct DocumentRun {
     state: State,
+    /// Output not yet copied out.
     output: Vec<u8>,
+    /// Output copied out, as `Uint8Array`s each ending with a whole item.
+    chunks: js_sys::Array,
 }
 
 #[wasm_bindgen(js_class = DocumentRun)]
@@ -147,38 +160,55 @@ impl DocumentRun {
     /// Never in practice: the items were checked when the document was read.
     #[wasm_bindgen(js_name = next)]
     pub fn write_next(&mut self) -> Result<bool, JsValue> {
-        match &mut self.state {
-            State::Streaming { text, stream } => stream
-                .write_next(text, &mut self.output)
-                .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string()))),
-            State::Written { .. } => Ok(false),
+        let State::Streaming { text, stream } = &mut self.state else {
+            return Ok(false);
+        };
+        let more = stream
+            .write_next(text, &mut self.output)
+            .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))?;
+        if self.output.len() >= CHUNK_BYTES {
+            flush(&mut self.output, &self.chunks);
         }
+        Ok(more)
     }
 
-    /// The scored document (ending with a newline, as the CLI writes it), the summary and the
-    /// diagnostics.
+    /// The scored document as UTF-8 chunks (`chunks`, ending with a newline as the CLI writes
+    /// it), the summary and the diagnostics.
     ///
     /// # Errors
     /// When a value cannot be written (never for these types).
     pub fn finish(self) -> Result<JsValue, JsValue> {
-        let (document, streamed) = match self.state {
-            State::Streaming { stream, .. } => (
-                String::from_utf8(self.output).unwrap_or_default(),
-                stream.finish(),
-            ),
-            State::Written { text, streamed } => (text, streamed),
+        let DocumentRun {
+            state,
+            mut output,
+            chunks,
+        } = self;
+        let streamed = match state {
+            State::Streaming { stream, .. } => stream.finish(),
+            State::Written { text, streamed } => {
+                output = text.into_bytes();
+                streamed
+            }
         };
-        scored(document + "\n", &streamed.summary, &streamed.diagnostics)
+        output.push(b'\n');
+        flush(&mut output, &chunks);
+        scored(&chunks, &streamed.summary, &streamed.diagnostics)
     }
 }
 
+/// Copies `output` out of the module as one more chunk and empties it.
+fn flush(output: &mut Vec<u8>, chunks: &js_sys::Array) {
+    chunks.push(&js_sys::Uint8Array::from(output.as_slice()));
+    output.clear();
+}
+
 fn scored(
-    document: String,
+    chunks: &js_sys::Array,
     summary: &Summary,
     diagnostics: &[Diagnostic],
 ) -> Result<JsValue, JsValue> {
     let object = js_sys::Object::new();
-    js_sys::Reflect::set(&object, &"document".into(), &document.into())?;
+    js_sys::Reflect::set(&object, &"chunks".into(), chunks)?;
     js_sys::Reflect::set(&object, &"summary".into(), &convert::to_js(summary)?)?;
     js_sys::Reflect::set(
         &object,

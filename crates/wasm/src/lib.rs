@@ -20,6 +20,12 @@ pub mod validate;
 
 use wasm_bindgen::prelude::*;
 
+/// Talc instead of the standard library's dlmalloc: the streaming paths allocate and free many
+/// small values per item, and Talc does that faster in WebAssembly.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Key of the global slot where the panic hook leaves the last panic message, for the package's
 /// guard to put into the `internalError` it throws before resetting the module.
 const PANIC_SLOT: &str = "agenteval.panic";

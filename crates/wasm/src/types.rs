@@ -25,9 +25,6 @@ extern "C" {
     /// An options object of `render`, as the caller passed it.
     #[wasm_bindgen(typescript_type = "RenderOptions")]
     pub type RenderOptionsArg;
-    /// An options object of `scoreDocument`, as the caller passed it.
-    #[wasm_bindgen(typescript_type = "ScoreDocumentOptions")]
-    pub type ScoreDocumentOptionsArg;
     /// An options object of `Evaluation.render`, as the caller passed it.
     #[wasm_bindgen(typescript_type = "OutputOptions")]
     pub type OutputOptionsArg;
@@ -64,6 +61,31 @@ export type CustomEvaluator = (
  * Anything else gives the evaluator an `error` result with code `invalidEvaluatorResult`.
  */
 export type CustomResult = boolean | number | CustomResultObject;
+/**
+ * UTF-8 bytes in a `Uint8Array` over a plain `ArrayBuffer` (`Uint8Array<ArrayBuffer>` from
+ * TypeScript 5.7, so `new Blob([bytes])` type-checks; plain `Uint8Array` before).
+ */
+export type Utf8Bytes = ReturnType<Uint8Array["slice"]>;
+/** What `scoreDocument` resolves to. */
+export interface ScoredDocument<Document extends string | Utf8Bytes = string> {
+  /**
+   * The scored eval document, as `agenteval score` writes it (ending with a newline): its text,
+   * or its UTF-8 bytes with `output: "bytes"`.
+   */
+  document: Document;
+  /** The run's counts. */
+  summary: Summary;
+  /** Warnings and item-level errors found while reading, errors first. */
+  diagnostics: Diagnostic[];
+}
+/**
+ * Scores an M365 eval document item by item, as the CLI writes it: text or bytes (a parsed object
+ * is accepted and read whole). Resolves to the scored document (a string, or a `Uint8Array` with
+ * `output: "bytes"`), the run's summary and diagnostics. Built-in evaluators only.
+ */
+export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptions & { output: "bytes" }): Promise<ScoredDocument<Utf8Bytes>>;
+export function scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
+export function scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
 /** Anything worker-like `connectWorker` can talk to (a module `Worker` running `agenteval/worker`). */
 export interface WorkerLike {
   postMessage(message: unknown): void;
@@ -81,8 +103,10 @@ export interface WorkerClient {
   score(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<RunReport>;
   /** `evaluate` in the worker: the dataset and report stay there until `free()`. */
   evaluate(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<WorkerEvaluation>;
-  /** `scoreDocument` in the worker. */
-  scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument>;
+  /** `scoreDocument` in the worker (a `bytes` document is transferred, not copied). */
+  scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptions & { output: "bytes" }): Promise<ScoredDocument<Utf8Bytes>>;
+  scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
+  scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
   scoreItem(
     item: JsonObject,
     evaluators: EvaluatorSelection,
@@ -533,6 +557,10 @@ pub struct ScoreDocumentOptions {
     /// RFC 3339 time written to the document's `metadata.evaluatedAt`.
     #[tsify(optional)]
     pub evaluated_at: Option<String>,
+    /// What `document` is: `"string"` (the default) or `"bytes"`, its UTF-8 in a `Uint8Array`,
+    /// faster for large documents (no text decoding) and ready for `fs.writeFile` or `new Blob`.
+    #[tsify(optional, type = "\"string\" | \"bytes\"")]
+    pub output: Option<()>,
     /// Cancels the run: the promise rejects with the signal's reason.
     #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<()>,
@@ -542,17 +570,6 @@ pub struct ScoreDocumentOptions {
     /// Longest stretch of work, in milliseconds, before yielding to the event loop (default 8).
     #[tsify(optional)]
     pub slice_ms: Option<f64>,
-}
-
-/// What `scoreDocument` resolves to.
-#[derive(Debug, Clone, PartialEq, Tsify)]
-pub struct ScoredDocument {
-    /// The scored eval document, as `agenteval score` writes it (ending with a newline).
-    pub document: String,
-    /// The run's counts.
-    pub summary: Summary,
-    /// Warnings and item-level errors found while reading, errors first.
-    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Options of `scoreItem`.

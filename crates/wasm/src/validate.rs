@@ -50,10 +50,12 @@ fn is_error(diagnostic: &Diagnostic) -> bool {
     diagnostic.severity == Severity::Error
 }
 
-/// `diagnostics` with the errors first, each group in its original order.
-pub fn errors_first(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diagnostics.sort_by_key(|diagnostic| !is_error(diagnostic));
-    diagnostics
+/// `diagnostics` with the errors first, each group in its original order (a partition, not a
+/// sort: it adds no sorting code to the module).
+pub fn errors_first(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let (mut errors, others): (Vec<_>, Vec<_>) = diagnostics.into_iter().partition(is_error);
+    errors.extend(others);
+    errors
 }
 
 #[cfg(test)]
@@ -80,6 +82,21 @@ mod tests {
             serde_json::to_value(&declared).expect("serializable"),
             written
         );
+    }
+
+    #[test]
+    fn errors_come_first_each_group_in_its_order() {
+        let diagnostics = vec![
+            Diagnostic::whole("w1").warning(),
+            Diagnostic::whole("e1"),
+            Diagnostic::whole("w2").warning(),
+            Diagnostic::whole("e2"),
+        ];
+        let messages: Vec<String> = errors_first(diagnostics)
+            .into_iter()
+            .map(|diagnostic| diagnostic.message)
+            .collect();
+        assert_eq!(messages, ["e1", "e2", "w1", "w2"]);
     }
 
     #[test]

@@ -24,6 +24,7 @@ import {
   type RunReport,
   type ScoreDocumentOptions,
   type ScoredDocument,
+  type Utf8Bytes,
   type ScoreOptions,
   type Validation,
   type WorkerClient,
@@ -83,10 +84,15 @@ async function main(): Promise<void> {
     evaluation.free();
   }
 
-  const documentOptions: ScoreDocumentOptions = { evaluatedAt: new Date().toISOString(), sliceMs: 4 };
+  const documentOptions = { evaluatedAt: new Date().toISOString(), sliceMs: 4 } satisfies ScoreDocumentOptions;
   const streamed: ScoredDocument = await scoreDocument(text, documentOptions);
   const streamedErrors: Diagnostic[] = streamed.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
   console.log(streamed.document.length, streamed.summary.pass, streamedErrors.length);
+  const streamedBytes: ScoredDocument<Utf8Bytes> = await scoreDocument(text, { output: "bytes" });
+  const blob = new Blob([streamedBytes.document]);
+  const anyOutput: ScoreDocumentOptions = { output: Math.random() < 0.5 ? "bytes" : "string" };
+  const either: ScoredDocument<string | Utf8Bytes> = await scoreDocument(text, anyOutput);
+  console.log(blob.size, typeof either.document === "string" ? either.document.length : either.document.byteLength);
 
   const outcome: CaseOutcome = await scoreItem(
     { prompt: "What is 2+2?", response: "4", expected_response: "4" },
@@ -103,7 +109,8 @@ async function main(): Promise<void> {
   console.log(remoteCsv.length, remoteEvaluation.report.items.length);
   remoteEvaluation.free();
   const remoteDocument: ScoredDocument = await worker.scoreDocument(text, { onProgress: (progress) => console.log(progress.total) });
-  console.log(remoteDocument.summary.items);
+  const remoteBytes: Uint8Array = (await worker.scoreDocument(text, { output: "bytes" })).document;
+  console.log(remoteDocument.summary.items, remoteBytes.byteLength);
   worker.terminate();
 
   try {

@@ -4,23 +4,26 @@
 //! Tables come from `py_unicode_tables.rs` (generated from CPython 3.11, Unicode 14.0), so results
 //! do not drift with the Unicode version of Rust's standard library.
 
-use super::py_unicode_tables::{CASED, CASE_IGNORABLE, LOWER, WORD};
+use super::py_unicode_tables::{CASED, CASE_IGNORABLE, LENGTH_BITS, LOWER, WORD};
 
 const CAPITAL_SIGMA: char = '\u{03A3}';
+const CAPITAL_I_WITH_DOT: char = '\u{0130}';
+const CAPITAL_I_WITH_DOT_LOWER: &str = "i\u{0307}";
+/// Layout of a `LOWER` run (see `py_unicode_tables`): first code point, count - 1, stride - 1.
+const RUN_FIRST_MASK: u32 = 0x1F_FFFF;
+const RUN_COUNT_SHIFT: u32 = 21;
+const RUN_COUNT_MASK: u32 = 0x3FF;
+const RUN_STRIDE_SHIFT: u32 = 31;
 
-fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
+/// Whether a packed range table (see `py_unicode_tables`) holds `c`.
+fn in_ranges(table: &[u32], c: char) -> bool {
     let code = u32::from(c);
-    table
-        .binary_search_by(|&(start, end)| {
-            if end < code {
-                std::cmp::Ordering::Less
-            } else if start > code {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    let after = table.partition_point(|&run| run >> LENGTH_BITS <= code);
+    let length_mask = (1 << LENGTH_BITS) - 1;
+    after
+        .checked_sub(1)
+        .and_then(|index| table.get(index))
+        .is_some_and(|&run| code - (run >> LENGTH_BITS) <= run & length_mask)
 }
 
 /// Python's `str.isspace()` for one character (what `str.split()` splits on).
@@ -54,16 +57,30 @@ pub fn split_whitespace(text: &str) -> impl Iterator<Item = &str> {
     text.split(is_space).filter(|part| !part.is_empty())
 }
 
-fn lower_char(c: char) -> Option<&'static str> {
+/// `str.lower()` of `c` when it is one other code point (every case but [`CAPITAL_I_WITH_DOT`]).
+fn lower_char(c: char) -> Option<char> {
     if c.is_ascii() {
         return None;
     }
     let code = u32::from(c);
-    LOWER
-        .binary_search_by_key(&code, |&(from, _)| from)
-        .ok()
-        .and_then(|index| LOWER.get(index))
-        .map(|&(_, to)| to)
+    let after = LOWER.partition_point(|&(run, _)| run & RUN_FIRST_MASK <= code);
+    let &(run, delta) = LOWER.get(after.checked_sub(1)?)?;
+    let offset = code - (run & RUN_FIRST_MASK);
+    let stride = (run >> RUN_STRIDE_SHIFT) + 1;
+    let count = ((run >> RUN_COUNT_SHIFT) & RUN_COUNT_MASK) + 1;
+    if !offset.is_multiple_of(stride) || offset / stride >= count {
+        return None;
+    }
+    char::from_u32(code.checked_add_signed(delta)?)
+}
+
+/// Appends `str.lower()` of `c`, a character that is not [`CAPITAL_SIGMA`].
+fn push_lower(out: &mut String, c: char) {
+    if c == CAPITAL_I_WITH_DOT {
+        out.push_str(CAPITAL_I_WITH_DOT_LOWER);
+    } else {
+        out.push(lower_char(c).unwrap_or(c.to_ascii_lowercase()));
+    }
 }
 
 fn is_final_sigma(chars: &[char], index: usize) -> bool {
@@ -89,31 +106,23 @@ pub fn lower(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
     }
+    let mut out = String::with_capacity(text.len());
     if !text.contains(CAPITAL_SIGMA) {
-        let mut out = String::with_capacity(text.len());
         for c in text.chars() {
-            match lower_char(c) {
-                Some(lowered) => out.push_str(lowered),
-                None => out.push(c.to_ascii_lowercase()),
-            }
+            push_lower(&mut out, c);
         }
         return out;
     }
     let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
     for (index, &c) in chars.iter().enumerate() {
-        if c.is_ascii() {
-            out.push(c.to_ascii_lowercase());
-        } else if c == CAPITAL_SIGMA {
+        if c == CAPITAL_SIGMA {
             out.push(if is_final_sigma(&chars, index) {
                 '\u{03C2}'
             } else {
                 '\u{03C3}'
             });
-        } else if let Some(lowered) = lower_char(c) {
-            out.push_str(lowered);
         } else {
-            out.push(c);
+            push_lower(&mut out, c);
         }
     }
     out
@@ -183,7 +192,63 @@ pub fn class_name(value: &serde_json::Value) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::py_unicode_tables::reference;
     use super::*;
+
+    fn every_char() -> impl Iterator<Item = char> {
+        (0..=0x10_FFFF).filter_map(char::from_u32)
+    }
+
+    fn in_reference(table: &[(u32, u32)], c: char) -> bool {
+        let code = u32::from(c);
+        let after = table.partition_point(|&(start, _)| start <= code);
+        after
+            .checked_sub(1)
+            .and_then(|index| table.get(index))
+            .is_some_and(|&(_, end)| code <= end)
+    }
+
+    #[test]
+    fn packed_range_tables_hold_exactly_the_reference_code_points() {
+        let tables = [
+            (WORD, reference::WORD),
+            (CASE_IGNORABLE, reference::CASE_IGNORABLE),
+            (CASED, reference::CASED),
+        ];
+        for (packed, plain) in tables {
+            let mut held = 0;
+            for c in every_char() {
+                assert_eq!(
+                    in_ranges(packed, c),
+                    in_reference(plain, c),
+                    "U+{:04X}",
+                    u32::from(c)
+                );
+                held += usize::from(in_ranges(packed, c));
+            }
+            let listed: u32 = plain.iter().map(|&(start, end)| end - start + 1).sum();
+            assert_eq!(held, listed as usize);
+        }
+    }
+
+    #[test]
+    fn lower_runs_give_the_reference_lowering_of_every_code_point() {
+        let mut changed = 0;
+        for c in every_char() {
+            let expected = reference::LOWER
+                .binary_search_by_key(&u32::from(c), |&(from, _)| from)
+                .ok()
+                .and_then(|index| reference::LOWER.get(index))
+                .map_or_else(|| c.to_string(), |&(_, to)| to.to_owned());
+            let mut lowered = String::new();
+            push_lower(&mut lowered, c);
+            if c != CAPITAL_SIGMA {
+                assert_eq!(lowered, expected, "U+{:04X}", u32::from(c));
+            }
+            changed += usize::from(lowered != c.to_string());
+        }
+        assert_eq!(changed, reference::LOWER.len());
+    }
 
     #[test]
     fn lower_matches_python_special_cases() {
