@@ -3,6 +3,19 @@
 //!
 //! Exit codes: 0 every verdict passed; 1 any fail or error; 2 invalid input or usage.
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing
+    )
+)]
+
 mod input;
 mod output;
 mod summary;

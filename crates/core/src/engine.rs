@@ -260,9 +260,7 @@ impl<'d> Session<'d> {
     }
 
     fn record(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
-        self.report.push(outcome);
-        let last = self.report.items.len() - 1;
-        &self.report.items[last]
+        self.report.push(outcome)
     }
 
     /// The report so far (complete once [`Session::step`] has returned `None`).

@@ -7,6 +7,19 @@
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing
+    )
+)]
+
 pub mod catalog;
 pub mod convert;
 pub mod document;
@@ -41,7 +54,10 @@ pub fn start() {
 
 /// A deliberate crash, for the tests that check the module recovers from one. Not part of the API.
 #[wasm_bindgen(js_name = __testPanic, skip_typescript)]
-#[allow(clippy::panic)]
+#[allow(
+    clippy::panic,
+    reason = "the crash-recovery tests need a real panic inside the module"
+)]
 pub fn test_panic() {
     panic!("deliberate panic from __testPanic");
 }

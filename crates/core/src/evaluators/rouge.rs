@@ -200,32 +200,46 @@ fn lcs_table(reference: &[String], candidate: &[String]) -> Vec<u32> {
     let cols = candidate.len() + 1;
     let mut table = vec![0u32; (reference.len() + 1) * cols];
     for (i, ref_token) in reference.iter().enumerate() {
-        for (j, cand_token) in candidate.iter().enumerate() {
-            let value = if ref_token == cand_token {
-                table[i * cols + j] + 1
-            } else {
-                table[i * cols + j + 1].max(table[(i + 1) * cols + j])
-            };
-            table[(i + 1) * cols + j + 1] = value;
+        let Some((above, below)) = table.split_at_mut_checked((i + 1) * cols) else {
+            break;
+        };
+        if let (Some(previous), Some(current)) = (above.get(i * cols..), below.get_mut(..cols)) {
+            fill_row(previous, current, ref_token, candidate);
         }
     }
     table
 }
 
 fn lcs_length(reference: &[String], candidate: &[String]) -> usize {
-    let mut previous = vec![0usize; candidate.len() + 1];
-    let mut current = vec![0usize; candidate.len() + 1];
+    let mut previous = vec![0u32; candidate.len() + 1];
+    let mut current = vec![0u32; candidate.len() + 1];
     for ref_token in reference {
-        for (j, cand_token) in candidate.iter().enumerate() {
-            current[j + 1] = if ref_token == cand_token {
-                previous[j] + 1
-            } else {
-                previous[j + 1].max(current[j])
-            };
-        }
+        fill_row(&previous, &mut current, ref_token, candidate);
         std::mem::swap(&mut previous, &mut current);
     }
-    previous.last().copied().unwrap_or(0)
+    previous.last().map_or(0, |&length| length as usize)
+}
+
+/// Fills one row of the LCS table (`candidate.len() + 1` cells, the first always 0) for
+/// `token`, from the row above it.
+fn fill_row(previous: &[u32], current: &mut [u32], token: &String, candidate: &[String]) {
+    let mut left = 0;
+    let cells = candidate
+        .iter()
+        .zip(previous.windows(2))
+        .zip(current.iter_mut().skip(1));
+    for ((candidate_token, above), cell) in cells {
+        let (diagonal, up) = match above {
+            [diagonal, up] => (*diagonal, *up),
+            _ => (0, 0),
+        };
+        left = if token == candidate_token {
+            diagonal + 1
+        } else {
+            up.max(left)
+        };
+        *cell = left;
+    }
 }
 
 fn score_lcs(target: &[String], prediction: &[String]) -> Score {

@@ -151,19 +151,20 @@ impl Summary {
             None => {}
         }
         for result in &outcome.results {
-            let position = match self
+            let existing = self
                 .per_evaluator
                 .iter()
-                .position(|(name, _)| *name == result.evaluator)
-            {
-                Some(position) => position,
-                None => {
+                .position(|(name, _)| *name == result.evaluator);
+            let entry = match existing {
+                Some(position) => self.per_evaluator.get_mut(position),
+                None => Some(
                     self.per_evaluator
-                        .push((result.evaluator.clone(), EvaluatorSummary::default()));
-                    self.per_evaluator.len() - 1
-                }
+                        .push_mut((result.evaluator.clone(), EvaluatorSummary::default())),
+                ),
             };
-            self.per_evaluator[position].1.add(result);
+            if let Some((_, tally)) = entry {
+                tally.add(result);
+            }
         }
     }
 
@@ -209,9 +210,9 @@ impl RunReport {
         }
     }
 
-    /// Adds one outcome to the items and the summary.
-    pub fn push(&mut self, outcome: CaseOutcome) {
+    /// Adds one outcome to the items and the summary, and returns it as stored.
+    pub fn push(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
         self.summary.add(&outcome);
-        self.items.push(outcome);
+        self.items.push_mut(outcome)
     }
 }

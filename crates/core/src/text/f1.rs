@@ -252,6 +252,10 @@ const OTHER: u8 = 2;
 static ASCII_LOWERED: [u8; 128] = ascii_actions(true);
 static ASCII_KEPT: [u8; 128] = ascii_actions(false);
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, where an index out of range fails the build"
+)]
 const fn ascii_actions(lowercase: bool) -> [u8; 128] {
     let mut table = [OTHER; 128];
     let mut byte: u8 = 0;
