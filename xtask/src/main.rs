@@ -5,7 +5,8 @@
 //!   only the WebAssembly package's layers.
 //! - `build`: release build of the CLI, and the npm package in `pkg/` (WebAssembly).
 //! - `bench`: criterion benchmarks, the side-by-side comparison with azure-ai-evaluation, and the
-//!   WebAssembly package's size, start-up time and throughput against the native CLI.
+//!   WebAssembly package's size, start-up time and throughput against the native CLI; `bench wasm`
+//!   runs only the package's figures, `bench compare` only the comparison.
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //!
 //! Each command installs what it needs when it is missing.
@@ -26,10 +27,11 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("build") => build(),
         Some("bench") if args.get(1).map(String::as_str) == Some("wasm") => bench::run_wasm(),
+        Some("bench") if args.get(1).map(String::as_str) == Some("compare") => bench::run_compare(),
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
         _ => {
-            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm]|fuzz [seconds]>");
+            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare]|fuzz [seconds]>");
             return ExitCode::from(2);
         }
     };

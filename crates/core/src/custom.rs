@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::details::Details;
 use crate::evaluators;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult, Verdict};
@@ -85,8 +86,8 @@ pub fn validate(label: &str, threshold: f64, returned: CustomReturn) -> EvalResu
                 }
             };
             let details = match object.get("details") {
-                None | Some(Value::Null) => Map::new(),
-                Some(Value::Object(details)) => details.clone(),
+                None | Some(Value::Null) => Details::new(),
+                Some(Value::Object(details)) => Details::from(details.clone()),
                 Some(other) => {
                     return invalid(format!("details that are {}", json_type_name(other)))
                 }

@@ -19,6 +19,7 @@
 
 pub mod custom;
 pub mod dataset;
+pub mod details;
 pub mod diagnostic;
 pub mod engine;
 pub mod evaluators;
@@ -34,6 +35,7 @@ pub mod status;
 pub mod stream;
 pub mod text;
 
+pub use details::Details;
 pub use diagnostic::{Diagnostic, InputError, Location, Severity};
 pub use inputs::Inputs;
 pub use options::{ConfigError, Options};

@@ -4,7 +4,9 @@
 //! never an exception and never a made-up score.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use crate::details::Details;
 
 /// The four ways an evaluator can end on an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -108,7 +110,7 @@ pub struct EvalResult {
     /// Why the verdict was reached; for `skipped`, why the evaluator did not run.
     pub reason: Option<String>,
     /// Evaluator-specific fields (the M365 score shape's extra keys, or the Foundry `_properties`).
-    pub details: Map<String, Value>,
+    pub details: Details,
     /// Set exactly when `result` is [`Verdict::Error`].
     pub error: Option<EvalError>,
 }
@@ -122,7 +124,7 @@ impl EvalResult {
             score: Some(score),
             threshold: Some(threshold),
             reason: None,
-            details: Map::new(),
+            details: Details::new(),
             error: None,
         }
     }
@@ -135,7 +137,7 @@ impl EvalResult {
             score: None,
             threshold: None,
             reason: None,
-            details: Map::new(),
+            details: Details::new(),
             error: None,
         }
     }
@@ -148,7 +150,7 @@ impl EvalResult {
             score: None,
             threshold: None,
             reason: None,
-            details: Map::new(),
+            details: Details::new(),
             error: Some(EvalError {
                 code,
                 message: message.into(),
@@ -164,7 +166,7 @@ impl EvalResult {
             score: None,
             threshold: None,
             reason: Some(reason.into()),
-            details: Map::new(),
+            details: Details::new(),
             error: None,
         }
     }
@@ -176,8 +178,8 @@ impl EvalResult {
     }
 
     /// Adds one evaluator-specific detail.
-    pub fn with_detail(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.details.insert(key.to_owned(), value.into());
+    pub fn with_detail(mut self, key: &'static str, value: impl Into<Value>) -> Self {
+        self.details.insert(key, value);
         self
     }
 }

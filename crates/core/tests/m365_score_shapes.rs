@@ -25,7 +25,7 @@ fn score_object(name: &str, result: &EvalResult) -> Value {
     if let Some(reason) = &result.reason {
         object.insert("reason".into(), json!(reason));
     }
-    object.extend(result.details.clone());
+    object.extend(result.details.to_map());
     Value::Object(object)
 }
 

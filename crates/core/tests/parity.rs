@@ -108,15 +108,15 @@ fn check_output(
     let properties = output[format!("{key}_properties")]
         .as_object()
         .unwrap_or(&empty);
-    let expected_keys: Vec<&String> = properties.keys().collect();
-    let actual_keys: Vec<&String> = result.details.keys().collect();
+    let expected_keys: Vec<&str> = properties.keys().map(String::as_str).collect();
+    let actual_keys: Vec<&str> = result.details.iter().map(|(key, _)| key).collect();
     if expected_keys != actual_keys {
         return Err(format!(
             "property keys: reference {expected_keys:?}, ours {actual_keys:?}"
         ));
     }
     for (name, expected) in properties {
-        let actual = &result.details[name];
+        let actual = &result.details[name.as_str()];
         if !values_agree(expected, actual, tolerance) {
             return Err(format!("{name}: reference {expected}, ours {actual}"));
         }

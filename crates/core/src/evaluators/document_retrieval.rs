@@ -9,9 +9,10 @@
 mod metrics;
 mod validate;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use crate::details::Details;
 use crate::inputs::Inputs;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -196,7 +197,7 @@ impl DocumentRetrieval {
     fn score(&self, inputs: &Inputs<'_>) -> Result<EvalResult, String> {
         let (qrels, retrieved) = validate::inputs(inputs, self.label_min, self.label_max)?;
         let values = metrics::compute(&qrels, &retrieved, self.label_min, self.label_max)?;
-        let mut details = Map::new();
+        let mut details = Details::new();
         for (name, value) in values.named() {
             details.insert(name.to_owned(), value.to_json());
         }

@@ -5,10 +5,11 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::f1_score::text_pair;
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use crate::details::Details;
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -376,9 +377,9 @@ impl Evaluator for Rouge {
             .map(|(value, threshold)| *value >= threshold)
             .collect();
         let names = ["rouge_precision", "rouge_recall", "rouge_f1_score"];
-        let mut details = Map::new();
+        let mut details = Details::new();
         for (name, value) in names.iter().zip(values) {
-            details.insert((*name).to_owned(), Value::from(value));
+            details.insert(*name, value);
         }
         for (name, ok) in names.iter().zip(&passed) {
             details.insert(format!("{name}_result"), Value::from(verdict(*ok)));
@@ -403,7 +404,8 @@ mod tests {
     use serde_json::json;
 
     fn evaluator(options: Value) -> Result<Box<dyn Evaluator>, ConfigError> {
-        let map: Map<String, Value> = serde_json::from_value(options).unwrap_or_default();
+        let map: serde_json::Map<String, Value> =
+            serde_json::from_value(options).unwrap_or_default();
         build("rouge", Options::new(&map))
     }
 

@@ -16,7 +16,7 @@ mod validate;
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
@@ -180,21 +180,14 @@ fn steps<'a>(
     Ok((agent, wanted))
 }
 
-/// Size of the multiset intersection of two step lists.
-fn common_count(left: &[Step], right: &[Step]) -> usize {
-    let (mut left, mut right): (Vec<&Step>, Vec<&Step>) =
-        (left.iter().collect(), right.iter().collect());
-    multiset::intersection_len(&mut left, &mut right)
-}
-
-/// Precision, recall and F1 over the step multisets (all 0.0 without agent steps).
-fn precision_recall_f1(agent: &[Step], expected: &[Step]) -> [f64; 3] {
-    if agent.is_empty() {
+/// Precision, recall and F1 from the step counts and their multiset intersection (all 0.0
+/// without agent steps).
+fn precision_recall_f1(agent: usize, expected: usize, true_positives: usize) -> [f64; 3] {
+    if agent == 0 {
         return [0.0; 3];
     }
-    let true_positives = common_count(agent, expected);
-    let false_positives = agent.len().saturating_sub(true_positives);
-    let false_negatives = expected.len().saturating_sub(true_positives);
+    let false_positives = agent.saturating_sub(true_positives);
+    let false_negatives = expected.saturating_sub(true_positives);
     let ratio = |part: usize, extra: usize| {
         if part + extra > 0 {
             part as f64 / (part + extra) as f64
@@ -212,9 +205,11 @@ fn precision_recall_f1(agent: &[Step], expected: &[Step]) -> [f64; 3] {
     [precision, recall, f1]
 }
 
-fn matches(mode: MatchingMode, agent: &[Step], expected: &[Step]) -> bool {
+/// Whether the steps match in order; `None` for [`MatchingMode::AnyOrder`], which the
+/// multiset intersection decides.
+fn matches_in_order(mode: MatchingMode, agent: &[Step], expected: &[Step]) -> Option<bool> {
     match mode {
-        MatchingMode::Exact => agent == expected,
+        MatchingMode::Exact => Some(agent == expected),
         MatchingMode::InOrder => {
             let mut wanted = expected.iter().peekable();
             for step in agent {
@@ -222,9 +217,9 @@ fn matches(mode: MatchingMode, agent: &[Step], expected: &[Step]) -> bool {
                     wanted.next();
                 }
             }
-            wanted.peek().is_none()
+            Some(wanted.peek().is_none())
         }
-        MatchingMode::AnyOrder => common_count(expected, agent) == expected.len(),
+        MatchingMode::AnyOrder => None,
     }
 }
 
@@ -245,17 +240,19 @@ impl TaskNavigation {
         let messages = validate::response(response)?;
         let expected = validate::ground_truth(ground_truth)?;
         let calls = extract::tool_calls(messages)?;
-        let (agent_steps, expected_steps) = steps(calls, &expected)?;
-        let [precision, recall, f1] = precision_recall_f1(&agent_steps, &expected_steps);
-        let passed = matches(self.mode, &agent_steps, &expected_steps);
-        let mut details = Map::with_capacity(3);
-        details.insert("precision_score".to_owned(), Value::from(precision));
-        details.insert("recall_score".to_owned(), Value::from(recall));
-        details.insert("f1_score".to_owned(), Value::from(f1));
-        let mut result =
-            EvalResult::scored(&self.label, passed, if passed { 1.0 } else { 0.0 }, 1.0);
-        result.details = details;
-        Ok(result)
+        let (mut agent_steps, mut expected_steps) = steps(calls, &expected)?;
+        let in_order = matches_in_order(self.mode, &agent_steps, &expected_steps);
+        let (agent_count, expected_count) = (agent_steps.len(), expected_steps.len());
+        let true_positives = multiset::intersection_len(&mut agent_steps, &mut expected_steps);
+        let [precision, recall, f1] =
+            precision_recall_f1(agent_count, expected_count, true_positives);
+        let passed = in_order.unwrap_or(true_positives == expected_count);
+        Ok(
+            EvalResult::scored(&self.label, passed, if passed { 1.0 } else { 0.0 }, 1.0)
+                .with_detail("precision_score", precision)
+                .with_detail("recall_score", recall)
+                .with_detail("f1_score", f1),
+        )
     }
 }
 

@@ -55,7 +55,7 @@ pub fn result_columns(result: &EvalResult) -> Vec<(String, Value)> {
     let properties = if result.details.is_empty() {
         Value::Null
     } else {
-        Value::Object(result.details.clone())
+        Value::Object(result.details.to_map())
     };
     let mut columns = vec![
         (name.clone(), score.clone()),

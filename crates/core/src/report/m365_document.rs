@@ -292,9 +292,9 @@ fn valid_fields(result: &EvalResult) -> Vec<(&str, ScoreField<'_>)> {
     if let Some(reason) = &result.reason {
         fields.push(("reason", ScoreField::Text(reason.as_str().into())));
     }
-    for (key, value) in &result.details {
-        if !fields.iter().any(|(name, _)| name == key) {
-            fields.push((key.as_str(), ScoreField::Detail(value)));
+    for (key, value) in result.details.iter() {
+        if !fields.iter().any(|(name, _)| *name == key) {
+            fields.push((key, ScoreField::Detail(value)));
         }
     }
     fields

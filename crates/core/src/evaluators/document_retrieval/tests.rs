@@ -3,7 +3,7 @@ use serde_json::json;
 use super::*;
 
 fn evaluator(options: Value) -> Result<Box<dyn Evaluator>, ConfigError> {
-    let map: Map<String, Value> = serde_json::from_value(options).unwrap();
+    let map: serde_json::Map<String, Value> = serde_json::from_value(options).unwrap();
     build("dr", Options::new(&map))
 }
 
