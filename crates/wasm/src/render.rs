@@ -225,7 +225,7 @@ fn core_outcome(outcome: CaseOutcome) -> CoreOutcome {
                 score: result.score,
                 threshold: result.threshold,
                 reason: result.reason,
-                details: result.details.into_map(),
+                details: agenteval_core::Details::from(result.details),
                 error: result.error.map(|error| EvalError {
                     code: core_code(error.code),
                     message: error.message,
