@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::legacy::{self, ItemsLocation, Upgrade};
 use crate::diagnostic::{Diagnostic, InputError, Location, Severity};
+use crate::sorting;
 use crate::{json, schema};
 
 /// A `major.minor.patch` schema version.
@@ -332,7 +333,9 @@ impl Triage {
                         "expected a version like \"1.6.0\"",
                     ));
                 }
-                diagnostics.sort_by_key(|diagnostic| diagnostic.severity != Severity::Error);
+                sorting::sort_stable_by_key(&mut diagnostics, |diagnostic| {
+                    diagnostic.severity != Severity::Error
+                });
                 return Err(InputError { diagnostics });
             }
         };

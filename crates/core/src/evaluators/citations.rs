@@ -14,6 +14,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
+use crate::sorting;
 
 /// Catalog entry for `Citations`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -163,7 +164,7 @@ fn find_markers(text: &str, format: Format) -> (Format, Vec<Marker<'_>>) {
             scan::oai_unicode(text, &mut markers);
             scan::markdown(text, &mut markers);
             scan::bracket(text, &mut markers);
-            markers.sort_by_key(|marker| marker.position);
+            sorting::sort_stable_by_key(&mut markers, |marker| marker.position);
         }
         Format::Auto => {
             let scanners: [(Format, Scanner); 3] = [

@@ -18,6 +18,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::EvalResult;
+use crate::sorting;
 
 /// Catalog entry for `RetrievalResult`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -239,7 +240,7 @@ impl RetrievalResult {
         for ScopedExecution { index, execution } in &scoped {
             self.collect_hits(*index, execution, &mut hits)?;
         }
-        hits.candidates.sort_by_key(|candidate| candidate.rank);
+        sorting::sort_stable_by_key(&mut hits.candidates, |candidate| candidate.rank);
         Ok(hits)
     }
 

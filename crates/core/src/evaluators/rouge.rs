@@ -13,6 +13,7 @@ use crate::details::Details;
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+use crate::sorting;
 use crate::text::rouge_tokens;
 
 /// Catalog entry for `builtin.rouge_score`.
@@ -315,7 +316,7 @@ fn score_summary_lcs(target: &str, prediction: &str) -> Result<Score, String> {
             .iter()
             .flat_map(|cand| lcs_indices(sentence, cand))
             .collect();
-        union.sort_unstable();
+        sorting::sort_stable_by(&mut union, Ord::cmp);
         union.dedup();
         for token in union.iter().filter_map(|&index| sentence.get(index)) {
             let in_cand = cand_counts.get_mut(token.as_str());

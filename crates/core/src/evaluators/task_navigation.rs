@@ -23,6 +23,7 @@ use crate::inputs::Inputs;
 use crate::multiset;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+use crate::sorting;
 use crate::text::python;
 use pyview::{Kind, Py, PyDict};
 
@@ -132,7 +133,7 @@ fn param_pairs(params: Option<PyDict<'_>>) -> Result<Vec<(String, String)>, Stri
         .iter()
         .map(|(key, value)| Ok((key.to_owned(), render_param(value)?)))
         .collect::<Result<Vec<_>, String>>()?;
-    pairs.sort();
+    sorting::sort_stable_by(&mut pairs, Ord::cmp);
     Ok(pairs)
 }
 

@@ -158,9 +158,11 @@ pub fn write_scored_item(
                 .map(|fields| (evaluators::score_key(&result.evaluator), fields))
         })
         .collect();
-    let mut keys: Vec<&str> = scored.iter().map(|(key, _)| key.as_str()).collect();
-    keys.sort_unstable();
-    if keys.windows(2).any(|pair| pair.first() == pair.last()) {
+    let shares_a_key = scored
+        .iter()
+        .enumerate()
+        .any(|(index, (key, _))| scored.iter().skip(index + 1).any(|(other, _)| other == key));
+    if shares_a_key {
         return Ok(false);
     }
     let mut object = ObjectWriter::open(buffer, depth);

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::validate::{Qrel, Retrieved};
 use crate::options::json_type_name;
+use crate::sorting;
 use crate::text::pynum::PyNum;
 
 /// Number of top-ranked documents for NDCG, XDCG and top-3 relevance.
@@ -122,7 +123,7 @@ fn weighted_count(labels: &[i128], label_min: i128) -> f64 {
         .copied()
         .filter(|label| *label > label_min)
         .collect();
-    counted.sort_unstable();
+    sorting::sort_stable_by(&mut counted, Ord::cmp);
     let mut sum = 0.0;
     let mut index = 0;
     while let Some(label) = counted.get(index).copied() {
@@ -171,7 +172,7 @@ pub(super) fn compute(
         "retrieved_documents",
     )?;
     let descending = |a: &PyNum, b: &PyNum| b.py_cmp(*a).unwrap_or(Ordering::Equal);
-    ranked.sort_by(|a, b| descending(&a.1, &b.1));
+    sorting::sort_stable_by(&mut ranked, |a, b| descending(&a.1, &b.1));
     let label_of = |key: &DocKey<'_>| {
         labelled
             .iter()
@@ -189,7 +190,7 @@ pub(super) fn compute(
     let has_unlabelled = holes > 0;
     let holes_ratio = PyNum::Float(holes as f64 / retrieved.len() as f64);
     let holes = PyNum::Int(holes as i128);
-    labelled.sort_by_key(|entry| std::cmp::Reverse(entry.1));
+    sorting::sort_stable_by_key(&mut labelled, |entry| std::cmp::Reverse(entry.1));
     let ideal_labels: Vec<i128> = labelled.iter().map(|(_, label)| *label).collect();
 
     if result_labels.iter().all(|label| *label == 0) {

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Number, Value};
 
 use super::pyjson::{dump_float, dump_str, DecodeError, PyValue, MAX_DEPTH};
+use crate::sorting;
 use crate::text::python;
 
 /// A value as the reference sees it after `json.loads`.
@@ -207,7 +208,7 @@ impl<'a> Py<'a> {
             }
             Kind::Dict(dict) => {
                 let mut sorted: Vec<(&str, Py<'_>)> = dict.iter().collect();
-                sorted.sort_by(|a, b| a.0.cmp(b.0));
+                sorting::sort_stable_by(&mut sorted, |a, b| a.0.cmp(b.0));
                 out.push('{');
                 for (index, (key, item)) in sorted.into_iter().enumerate() {
                     if index > 0 {

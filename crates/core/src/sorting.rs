@@ -1,0 +1,86 @@
+//! One shared stable sort for paths where code size matters more than speed.
+//!
+//! The standard library's sorts are instantiated once per element type and comparison, and each
+//! instance is several kilobytes of WebAssembly. Here a slice is ordered by sorting positions with
+//! a type-erased comparison, so the sort itself exists once and each caller adds only a small
+//! permutation step. Ties keep their order, as with `slice::sort_by`.
+
+use std::cmp::Ordering;
+
+/// Sorts `items` stably by `compare`.
+pub(crate) fn sort_stable_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
+    if items.is_sorted_by(|a, b| compare(a, b) != Ordering::Greater) {
+        return;
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    {
+        let items: &[T] = items;
+        sort_positions(&mut order, &|a, b| match (items.get(a), items.get(b)) {
+            (Some(a), Some(b)) => compare(a, b),
+            _ => Ordering::Equal,
+        });
+    }
+    permute(items, &mut order);
+}
+
+/// Sorts `items` stably by the key `key` gives each.
+pub(crate) fn sort_stable_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
+    sort_stable_by(items, |a, b| key(a).cmp(&key(b)));
+}
+
+/// Sorts positions by `compare`, ties by position: the one sort instance every caller shares.
+#[inline(never)]
+fn sort_positions(order: &mut [usize], compare: &dyn Fn(usize, usize) -> Ordering) {
+    order.sort_unstable_by(|a, b| compare(*a, *b).then(a.cmp(b)));
+}
+
+/// Rearranges `items` so that position `i` holds what was at `order[i]`, following each cycle of
+/// the permutation once; `order` is left as the identity.
+fn permute<T>(items: &mut [T], order: &mut [usize]) {
+    for start in 0..order.len() {
+        let mut current = start;
+        while let Some(slot) = order.get_mut(current) {
+            let source = std::mem::replace(slot, current);
+            if source == start || source == current {
+                break;
+            }
+            items.swap(current, source);
+            current = source;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorts_like_the_standard_stable_sort() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for len in 0..40 {
+            let items: Vec<(u8, usize)> = (0..len)
+                .map(|position| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    ((seed % 5) as u8, position)
+                })
+                .collect();
+            let mut expected = items.clone();
+            expected.sort_by_key(|item| item.0);
+            let mut actual = items;
+            sort_stable_by_key(&mut actual, |item| item.0);
+            assert_eq!(actual, expected, "length {len}");
+        }
+    }
+
+    #[test]
+    fn follows_every_cycle_of_the_permutation() {
+        let mut items = vec!["c", "a", "d", "b", "e"];
+        sort_stable_by(&mut items, |a, b| b.cmp(a));
+        assert_eq!(items, ["e", "d", "c", "b", "a"]);
+        let mut owned: Vec<String> = ["b", "a", "b", "a"].map(String::from).to_vec();
+        sort_stable_by(&mut owned, Ord::cmp);
+        assert_eq!(owned, ["a", "a", "b", "b"]);
+    }
+}
