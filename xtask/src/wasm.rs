@@ -142,6 +142,7 @@ pub fn build() -> Result<PathBuf, String> {
                 "--enable-mutable-globals",
                 "--enable-reference-types",
                 "--enable-multivalue",
+                "--enable-simd",
             ])
             .arg(&wasm)
             .arg("-o")
