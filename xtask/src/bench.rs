@@ -41,45 +41,75 @@ pub fn run_wasm() -> Result<(), String> {
         size / 1024.0,
         gzipped / 1024.0
     );
-    let native_report = figure(&figures["native"], "reportSeconds")?;
-    let native_document = figure(&figures["native"], "documentSeconds")?;
     println!(
-        "100 000-item document ({:.1} MB), best of 3:",
-        figure(&figures, "documentBytes")? / 1e6
+        "100 000-item document ({:.1} MB), start-up: Node {:.1} ms, Chromium {:.1} ms",
+        figure(&figures, "documentBytes")? / 1e6,
+        figure(&figures["startupMs"], "node")?,
+        figure(&figures["startupMs"], "chromium")?
     );
+    let rounds = figures["rounds"]
+        .as_array()
+        .ok_or_else(|| format!("no rounds in {figures}"))?;
     println!(
-        "{:<18} {:>10} {:>16} {:>16} {:>16} {:>19} {:>30}",
-        "runtime",
-        "start-up",
-        "score → report",
-        "doc → bytes",
-        "doc → string",
-        "evaluate + render",
-        "ratio: report / bytes / string"
+        "{:<22} {:>16} {:>16} {:>16} {:>19}",
+        "seconds (× native)", "score → report", "doc → bytes", "doc → string", "evaluate + render"
     );
-    println!(
-        "{:<18} {:>10} {:>15.3}s {:>15.3}s {:>16} {:>19} {:>30}",
-        "native CLI", "—", native_report, native_document, "—", "—", "1.00× / 1.00× / —"
-    );
-    for runtime in ["node", "chromium"] {
-        let entry = &figures[runtime];
-        let score = figure(entry, "scoreSeconds")?;
-        let document = figure(entry, "documentSeconds")?;
-        let string = figure(entry, "documentStringSeconds")?;
+    let mut ratios: Vec<[f64; 6]> = Vec::with_capacity(rounds.len());
+    for (index, round) in rounds.iter().enumerate() {
+        let native_report = figure(&round["native"], "reportSeconds")?;
+        let native_document = figure(&round["native"], "documentSeconds")?;
         println!(
-            "{:<18} {:>8.1}ms {:>15.3}s {:>15.3}s {:>15.3}s {:>18.3}s {:>30}",
-            format!("wasm in {runtime}"),
-            figure(entry, "startupMs")?,
-            score,
-            document,
-            string,
-            figure(entry, "evaluateDocumentSeconds")?,
-            format!(
-                "{:.2}× / {:.2}× / {:.2}×",
+            "{:<22} {:>15.3}s {:>15.3}s {:>16} {:>19}",
+            format!("round {}: native CLI", index + 1),
+            native_report,
+            native_document,
+            "—",
+            "—"
+        );
+        let mut round_ratios = [0.0; 6];
+        for (slot, runtime) in ["node", "chromium"].into_iter().enumerate() {
+            let entry = &round[runtime];
+            let score = figure(entry, "scoreSeconds")?;
+            let document = figure(entry, "documentSeconds")?;
+            let string = figure(entry, "documentStringSeconds")?;
+            println!(
+                "{:<22} {:>16} {:>16} {:>16} {:>18.3}s",
+                format!("round {}: {runtime}", index + 1),
+                format!("{score:.3}s ({:.2}×)", score / native_report),
+                format!("{document:.3}s ({:.2}×)", document / native_document),
+                format!("{string:.3}s ({:.2}×)", string / native_document),
+                figure(entry, "evaluateDocumentSeconds")?
+            );
+            let base = slot * 3;
+            for (offset, ratio) in [
                 score / native_report,
                 document / native_document,
-                string / native_document
-            )
+                string / native_document,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if let Some(cell) = round_ratios.get_mut(base + offset) {
+                    *cell = ratio;
+                }
+            }
+        }
+        ratios.push(round_ratios);
+    }
+    for (slot, runtime) in ["node", "chromium"].into_iter().enumerate() {
+        let median = |offset: usize| {
+            let mut values: Vec<f64> = ratios
+                .iter()
+                .filter_map(|round| round.get(slot * 3 + offset).copied())
+                .collect();
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+        };
+        println!(
+            "median ratio, {runtime:<8}: score → report {:.2}×, doc → bytes {:.2}×, doc → string {:.2}× (target 1.5×)",
+            median(0),
+            median(1),
+            median(2)
         );
     }
     Ok(())
