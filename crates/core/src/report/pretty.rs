@@ -215,20 +215,24 @@ mod tests {
 
     #[test]
     fn escape_test_finds_every_byte_that_needs_escaping() {
-        for position in 0..20 {
-            for byte in 0u8..=0x7f {
-                let mut text = vec![b'x'; 20];
-                if let Some(slot) = text.get_mut(position) {
-                    *slot = byte;
+        for length in 1..=20 {
+            assert!(!needs_escape(&vec![b'x'; length]), "length {length}");
+            for position in 0..length {
+                for byte in 0u8..=0x7f {
+                    let mut text = vec![b'x'; length];
+                    if let Some(slot) = text.get_mut(position) {
+                        *slot = byte;
+                    }
+                    let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
+                    assert_eq!(
+                        needs_escape(&text),
+                        expected,
+                        "byte {byte:#x} at {position} of {length}"
+                    );
                 }
-                let expected = byte < 0x20 || byte == b'"' || byte == b'\\';
-                assert_eq!(
-                    needs_escape(&text),
-                    expected,
-                    "byte {byte:#x} at {position}"
-                );
             }
         }
+        assert!(!needs_escape(b""));
         assert!(!needs_escape("é日本\u{E200}\u{7f}".as_bytes()));
     }
 
