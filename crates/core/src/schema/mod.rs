@@ -24,6 +24,11 @@ use crate::diagnostic::Diagnostic;
 /// The eval-document schema agenteval validates against (JSON text).
 pub const SCHEMA_JSON: &str = include_str!("eval-document.schema.json");
 
+/// [`SCHEMA_JSON`] without annotations or whitespace, as the build script writes it: what the
+/// validator compiles, so the annotations stay out of the binary.
+const COMPACT_SCHEMA_JSON: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/eval-document.compact.json"));
+
 /// Highest `schemaVersion` minor version supported (1.11.x).
 pub const MAX_MINOR_VERSION: u64 = 11;
 
@@ -71,7 +76,7 @@ fn compiled() -> Result<&'static compile::Compiled, &'static str> {
     static COMPILED: OnceLock<Result<compile::Compiled, String>> = OnceLock::new();
     COMPILED
         .get_or_init(|| {
-            serde_json::from_str(SCHEMA_JSON)
+            serde_json::from_str(COMPACT_SCHEMA_JSON)
                 .map_err(|error| error.to_string())
                 .and_then(|schema| compile::compile(&schema))
         })
@@ -116,6 +121,18 @@ mod tests {
                 other => format!("{other:?}: {}", diagnostic.message),
             })
             .collect()
+    }
+
+    #[test]
+    fn the_compact_schema_compiles_to_the_same_validator_as_the_annotated_one() {
+        let compile_text = |text: &str| {
+            let schema: Value = serde_json::from_str(text).unwrap();
+            format!("{:?}", compile::compile(&schema).unwrap())
+        };
+        assert!(COMPACT_SCHEMA_JSON.len() * 2 < SCHEMA_JSON.len());
+        assert!(!COMPACT_SCHEMA_JSON.contains("\"description\":\"How"));
+        assert!(COMPACT_SCHEMA_JSON.contains("\"description\":{"));
+        assert_eq!(compile_text(COMPACT_SCHEMA_JSON), compile_text(SCHEMA_JSON));
     }
 
     #[test]
