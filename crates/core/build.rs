@@ -3,25 +3,19 @@
 //! `src/schema/eval-document.schema.json`, and leaving them out makes the WebAssembly module
 //! about 5 KB smaller gzipped.
 
+#[path = "src/schema/annotations.rs"]
+mod annotations;
+
 use std::path::Path;
 
+use annotations::ANNOTATIONS;
 use serde_json::Value;
 
 const SCHEMA: &str = "src/schema/eval-document.schema.json";
 
-/// Keywords that annotate a schema without constraining it (the compiler's list).
-const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$comment",
-    "title",
-    "description",
-    "default",
-    "examples",
-];
-
 fn main() -> Result<(), String> {
     println!("cargo::rerun-if-changed={SCHEMA}");
+    println!("cargo::rerun-if-changed=src/schema/annotations.rs");
     let text = std::fs::read_to_string(SCHEMA).map_err(|error| format!("{SCHEMA}: {error}"))?;
     let mut schema: Value =
         serde_json::from_str(&text).map_err(|error| format!("{SCHEMA}: {error}"))?;

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::annotations::ANNOTATIONS;
 use super::format::Format;
 use super::pattern::Pattern;
 
@@ -126,16 +127,6 @@ pub(crate) struct Compiled {
     pub(crate) nodes: Vec<Node>,
     pub(crate) root: NodeId,
 }
-
-const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$comment",
-    "title",
-    "description",
-    "default",
-    "examples",
-];
 
 /// Compiles `schema`.
 ///

@@ -6,6 +6,7 @@
 //! (`validator`) that reports every problem with its JSON pointer. Documents without
 //! `schemaVersion` (legacy inputs) are recognised by `dataset`, not here.
 
+mod annotations;
 mod compile;
 mod format;
 mod message;
