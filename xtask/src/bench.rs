@@ -54,7 +54,8 @@ pub fn run_wasm() -> Result<(), String> {
         "{:<22} {:>16} {:>16} {:>16} {:>19}",
         "seconds (× native)", "score → report", "doc → bytes", "doc → string", "evaluate + render"
     );
-    let mut ratios: Vec<[f64; 6]> = Vec::with_capacity(rounds.len());
+    const RUNTIMES: [&str; 2] = ["node", "chromium"];
+    let mut ratios: [[Vec<f64>; 3]; 2] = Default::default();
     for (index, round) in rounds.iter().enumerate() {
         let native_report = figure(&round["native"], "reportSeconds")?;
         let native_document = figure(&round["native"], "documentSeconds")?;
@@ -66,50 +67,35 @@ pub fn run_wasm() -> Result<(), String> {
             "—",
             "—"
         );
-        let mut round_ratios = [0.0; 6];
-        for (slot, runtime) in ["node", "chromium"].into_iter().enumerate() {
+        for (runtime, runtime_ratios) in RUNTIMES.into_iter().zip(ratios.iter_mut()) {
             let entry = &round[runtime];
-            let score = figure(entry, "scoreSeconds")?;
-            let document = figure(entry, "documentSeconds")?;
-            let string = figure(entry, "documentStringSeconds")?;
+            let measured = [
+                (figure(entry, "scoreSeconds")?, native_report),
+                (figure(entry, "documentSeconds")?, native_document),
+                (figure(entry, "documentStringSeconds")?, native_document),
+            ];
+            let cells = measured
+                .map(|(seconds, native)| format!("{seconds:.3}s ({:.2}×)", seconds / native));
             println!(
                 "{:<22} {:>16} {:>16} {:>16} {:>18.3}s",
                 format!("round {}: {runtime}", index + 1),
-                format!("{score:.3}s ({:.2}×)", score / native_report),
-                format!("{document:.3}s ({:.2}×)", document / native_document),
-                format!("{string:.3}s ({:.2}×)", string / native_document),
+                cells[0],
+                cells[1],
+                cells[2],
                 figure(entry, "evaluateDocumentSeconds")?
             );
-            let base = slot * 3;
-            for (offset, ratio) in [
-                score / native_report,
-                document / native_document,
-                string / native_document,
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                if let Some(cell) = round_ratios.get_mut(base + offset) {
-                    *cell = ratio;
-                }
+            for (values, (seconds, native)) in runtime_ratios.iter_mut().zip(measured) {
+                values.push(seconds / native);
             }
         }
-        ratios.push(round_ratios);
     }
-    for (slot, runtime) in ["node", "chromium"].into_iter().enumerate() {
-        let median = |offset: usize| {
-            let mut values: Vec<f64> = ratios
-                .iter()
-                .filter_map(|round| round.get(slot * 3 + offset).copied())
-                .collect();
-            values.sort_by(f64::total_cmp);
-            values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-        };
+    for (runtime, [score, document, string]) in RUNTIMES.into_iter().zip(&ratios) {
+        let median = |values: &[f64]| median_by(values, |ratio| *ratio).unwrap_or(f64::NAN);
         println!(
             "median ratio, {runtime:<8}: score → report {:.2}×, doc → bytes {:.2}×, doc → string {:.2}× (target 1.5×)",
-            median(0),
-            median(1),
-            median(2)
+            median(score),
+            median(document),
+            median(string)
         );
     }
     Ok(())
@@ -193,7 +179,7 @@ fn compare_with_reference(inputs: &Path) -> Result<(), String> {
     );
     for (index, key) in COMPARED.iter().enumerate() {
         let name = key.trim_end_matches("_ns_per_item");
-        let mut measured: Vec<(f64, f64)> = rounds
+        let measured: Vec<(f64, f64)> = rounds
             .iter()
             .filter_map(|round| round.get(index).copied())
             .collect();
@@ -204,8 +190,7 @@ fn compare_with_reference(inputs: &Path) -> Result<(), String> {
                 theirs / mine
             );
         }
-        measured.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
-        if let Some((mine, theirs)) = measured.get(measured.len() / 2) {
+        if let Some((mine, theirs)) = median_by(&measured, |(mine, theirs)| theirs / mine) {
             println!(
                 "{:<36} {mine:>14.0} {theirs:>16.0} {:>8.0}x",
                 format!("{name} (median round)"),
@@ -222,6 +207,13 @@ pub fn run_compare() -> Result<(), String> {
     compare_reference(&["write-inputs", &inputs.display().to_string(), "2000"]).run()?;
     ensure_reference()?;
     compare_with_reference(&inputs)
+}
+
+/// The middle of `items` ordered by `key` (the upper middle of an even count).
+fn median_by<T: Copy>(items: &[T], key: impl Fn(&T) -> f64) -> Option<T> {
+    let mut sorted = items.to_vec();
+    sorted.sort_by(|a, b| key(a).total_cmp(&key(b)));
+    sorted.get(sorted.len() / 2).copied()
 }
 
 /// `target/bench`, created when missing.
