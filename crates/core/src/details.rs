@@ -19,11 +19,6 @@ impl Details {
         Details(Vec::new())
     }
 
-    /// No details yet, with room for `capacity`.
-    pub fn with_capacity(capacity: usize) -> Self {
-        Details(Vec::with_capacity(capacity))
-    }
-
     /// Sets `key` to `value`; an existing key keeps its place.
     pub fn insert(&mut self, key: impl Into<Cow<'static, str>>, value: impl Into<Value>) {
         let key = key.into();
@@ -61,14 +56,6 @@ impl Details {
     pub fn to_map(&self) -> Map<String, Value> {
         self.iter()
             .map(|(key, value)| (key.to_owned(), value.clone()))
-            .collect()
-    }
-
-    /// The details as a JSON object, without copying the values.
-    pub fn into_map(self) -> Map<String, Value> {
-        self.0
-            .into_iter()
-            .map(|(key, value)| (key.into_owned(), value))
             .collect()
     }
 }
@@ -138,7 +125,7 @@ mod tests {
         assert_eq!(details.to_map(), map);
         assert_eq!(
             serde_json::to_value(&details).unwrap(),
-            Value::Object(details.clone().into_map())
+            Value::Object(details.to_map())
         );
         assert_eq!(
             serde_json::to_string(&details).unwrap(),
