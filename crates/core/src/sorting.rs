@@ -41,7 +41,7 @@ fn permute<T>(items: &mut [T], order: &mut [usize]) {
         let mut current = start;
         while let Some(slot) = order.get_mut(current) {
             let source = std::mem::replace(slot, current);
-            if source == start || source == current {
+            if source == start {
                 break;
             }
             items.swap(current, source);
