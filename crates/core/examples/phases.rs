@@ -12,6 +12,17 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> Result<(), String> {
     let path = std::env::args().nth(1).ok_or("usage: phases FILE")?;
     let bytes = std::fs::read(&path).map_err(|error| error.to_string())?;
+    let text = std::str::from_utf8(&bytes).map_err(|error| error.to_string())?;
+    let start = Instant::now();
+    let acceptable = json::is_acceptable(text);
+    eprintln!("check      {:?} ({acceptable})", start.elapsed());
+    let start = Instant::now();
+    let outline = json::parse_outline(text, "items");
+    eprintln!(
+        "outline    {:?} ({} items)",
+        start.elapsed(),
+        outline.map_or(0, |outline| outline.elements.len())
+    );
     let start = Instant::now();
     let value = json::parse(&bytes).map_err(|error| error.to_string())?;
     eprintln!("parse      {:?}", start.elapsed());

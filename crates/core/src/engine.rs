@@ -13,6 +13,7 @@ use crate::dataset::foundry::{FoundryConfig, FoundryRow};
 use crate::dataset::{Dataset, EvalDocument};
 use crate::evaluators::{self, Evaluator, EvaluatorSpec};
 use crate::inputs::Inputs;
+use crate::json;
 use crate::options::Options;
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::report::{CaseOutcome, RunReport};
@@ -465,7 +466,10 @@ fn push_item_entries(entries: &mut Vec<Entry>, index: usize, item: &Value, probl
         });
         return;
     }
-    match item.get("turns").and_then(Value::as_array) {
+    let turns = item
+        .as_object()
+        .and_then(|fields| json::member(fields, "turns"));
+    match turns.and_then(Value::as_array) {
         Some(turns) => entries.extend((0..turns.len()).map(|turn| Entry::Case {
             index,
             turn: Some(turn),
@@ -502,20 +506,17 @@ fn invalid_outcome(index: usize, problem: &str) -> CaseOutcome {
 /// The inputs an M365 item or turn gives evaluators, under their M365 and Foundry names.
 fn m365_inputs(fields: &Map<String, Value>) -> Inputs<'_> {
     let mut inputs = Inputs::new();
-    for (field, aliases) in [
-        ("prompt", &["prompt", "query"][..]),
-        ("response", &["response"][..]),
-        (
-            "expected_response",
-            &["expected_response", "ground_truth"][..],
-        ),
-        ("context", &["context"][..]),
-        ("diagnostics", &["diagnostics"][..]),
-    ] {
-        if let Some(value) = fields.get(field) {
-            for alias in aliases {
-                inputs.set(alias, value);
-            }
+    for (field, value) in fields {
+        let aliases: &[&str] = match field.as_str() {
+            "prompt" => &["prompt", "query"],
+            "response" => &["response"],
+            "expected_response" => &["expected_response", "ground_truth"],
+            "context" => &["context"],
+            "diagnostics" => &["diagnostics"],
+            _ => &[],
+        };
+        for alias in aliases {
+            inputs.set(alias, value);
         }
     }
     inputs

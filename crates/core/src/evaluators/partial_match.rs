@@ -38,28 +38,31 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
 struct PartialMatch {
     label: String,
     threshold: f64,
+    /// `reason`'s text for a failed item, after the score.
+    below_threshold: String,
     case_sensitive: bool,
 }
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
     options.deny_unknown(&["threshold", "case_sensitive"])?;
+    let threshold = options.number_in("threshold", 0.5, 0.0, 1.0)?;
     Ok(Box::new(PartialMatch {
         label: label.to_owned(),
-        threshold: options.number_in("threshold", 0.5, 0.0, 1.0)?,
+        threshold,
+        below_threshold: format!(" (below threshold {})", python::float_repr(threshold)),
         case_sensitive: options.bool("case_sensitive", false)?,
     }))
 }
 
-/// `Match score: 0.667`, plus ` (below threshold 0.5)` when the item failed.
-fn reason(score: f64, threshold: f64, passed: bool) -> String {
-    let mut text = format!("Match score: {score:.3}");
-    if !passed {
-        text.push_str(&format!(
-            " (below threshold {})",
-            python::float_repr(threshold)
-        ));
+impl PartialMatch {
+    /// `Match score: 0.667`, plus ` (below threshold 0.5)` when the item failed.
+    fn reason(&self, score: f64, passed: bool) -> String {
+        let mut text = format!("Match score: {score:.3}");
+        if !passed {
+            text.push_str(&self.below_threshold);
+        }
+        text
     }
-    text
 }
 
 impl Evaluator for PartialMatch {
@@ -82,11 +85,8 @@ impl Evaluator for PartialMatch {
         };
         let score = f1::f1_score(response, expected, !self.case_sensitive);
         let passed = score >= self.threshold;
-        EvalResult::scored(&self.label, passed, score, self.threshold).with_reason(reason(
-            score,
-            self.threshold,
-            passed,
-        ))
+        EvalResult::scored(&self.label, passed, score, self.threshold)
+            .with_reason(self.reason(score, passed))
     }
 }
 
@@ -129,12 +129,19 @@ mod tests {
 
     #[test]
     fn rounds_ties_like_python() {
+        let evaluator = PartialMatch {
+            label: "PartialMatch".to_owned(),
+            threshold: 0.5,
+            below_threshold: " (below threshold 0.5)".to_owned(),
+            case_sensitive: false,
+        };
+        let reason = |score, passed| evaluator.reason(score, passed);
         assert_eq!(
-            reason(0.0625, 0.5, false),
+            reason(0.0625, false),
             "Match score: 0.062 (below threshold 0.5)"
         );
         assert_eq!(
-            reason(0.1875, 0.5, false),
+            reason(0.1875, false),
             "Match score: 0.188 (below threshold 0.5)"
         );
     }

@@ -11,6 +11,7 @@ use std::io;
 use serde_json::{Map, Number, Value};
 
 use crate::evaluators;
+use crate::json;
 use crate::outcome::{EvalResult, Verdict};
 use crate::status::{self, ItemStatus};
 
@@ -146,7 +147,7 @@ pub fn write_scored_item(
     };
     let has_output_fields = ["turns", "scores", "status", "error"]
         .iter()
-        .any(|key| members.contains_key(*key));
+        .any(|key| json::member(members, key).is_some());
     if outcome.turn.is_some() || has_output_fields {
         return Ok(false);
     }

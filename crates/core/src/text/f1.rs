@@ -6,10 +6,10 @@
 //! replacement of the whole words `a`/`an`/`the` (Python `re` `\b` semantics) by a space, and
 //! splitting on Python whitespace.
 //!
-//! Speed: ASCII text is normalised and split in one pass with a per-byte action table; other text
-//! is lower-cased one non-ASCII run at a time (whole, when a capital sigma makes Python's result
-//! depend on context). Tokens are spans of one buffer, and the multiset intersection sorts them by
-//! a length-and-prefix integer before comparing bytes.
+//! Speed: all four steps are one walk over the text, with a per-byte action table for ASCII and
+//! per-character lower-casing for the rest (the text is lower-cased whole first only when a
+//! capital sigma makes Python's result depend on context). Tokens are spans of one buffer, and
+//! the multiset intersection sorts them by a length-and-prefix integer before comparing bytes.
 
 use super::python;
 use crate::multiset;
@@ -35,36 +35,14 @@ struct Tokens {
 }
 
 impl Tokens {
+    /// Python lower-cases a capital sigma by its context, so text holding one is lower-cased
+    /// whole first; any other text is lower-cased one character at a time as it is walked.
     fn of(text: &str, lowercase: bool) -> Self {
-        ascii_tokens(text, lowercase)
-            .unwrap_or_else(|| Tokens::split(general_normalized(text, lowercase)))
-    }
-
-    /// The words of a normalised text, split on Python whitespace. Articles that survive
-    /// normalisation are whole-word tokens here and are dropped.
-    fn split(normalized: String) -> Self {
-        let mut tokens = Tokens::with_capacity(normalized.len());
-        let mut start = 0;
-        for (position, c) in normalized.char_indices() {
-            if python::is_space(c) {
-                tokens.push(start, position);
-                start = position + c.len_utf8();
-            }
+        if lowercase && text.contains(CAPITAL_SIGMA) {
+            Tokenizer::run(&python::lower(text), false)
+        } else {
+            Tokenizer::run(text, lowercase)
         }
-        tokens.normalized = normalized.into_bytes();
-        tokens.push(start, tokens.normalized.len());
-        tokens
-    }
-
-    fn with_capacity(text_len: usize) -> Self {
-        Tokens {
-            normalized: Vec::with_capacity(text_len),
-            spans: Vec::with_capacity(text_len / 4 + 1),
-        }
-    }
-
-    fn push(&mut self, start: usize, end: usize) {
-        push_span(&mut self.spans, &self.normalized, start, end);
     }
 
     /// The tokens with their [`sort_key`]s.
@@ -81,183 +59,147 @@ impl Tokens {
     }
 }
 
-/// The normalisation for any text. Python lower-cases a capital sigma by its context, so text
-/// holding one is lower-cased whole first; any other text is lower-cased segment by segment.
-fn general_normalized(text: &str, lowercase: bool) -> String {
-    if lowercase && text.contains(CAPITAL_SIGMA) {
-        whole_normalized(text, lowercase)
-    } else {
-        segmented_normalized(text, lowercase)
-    }
-}
-
-/// The normalisation as the reference states it: lower-case the whole text, then walk it.
-fn whole_normalized(text: &str, lowercase: bool) -> String {
-    let lowered;
-    let source = if lowercase {
-        lowered = python::lower(text);
-        lowered.as_str()
-    } else {
-        text
-    };
-    let mut normalizer = Normalizer::for_text(source);
-    source.chars().for_each(|c| normalizer.push(c));
-    normalizer.finish()
-}
-
 const CAPITAL_SIGMA: char = '\u{03A3}';
 
-/// Walks ASCII runs byte by byte and lower-cases each run of other characters as one piece,
-/// which equals lower-casing the whole text when it holds no capital sigma.
-fn segmented_normalized(text: &str, lowercase: bool) -> String {
-    let mut normalizer = Normalizer::for_text(text);
-    let mut rest = text;
-    while !rest.is_empty() {
-        let ascii_end = rest
-            .bytes()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(rest.len());
-        let (ascii, tail) = rest.split_at_checked(ascii_end).unwrap_or((rest, ""));
-        for byte in ascii.bytes() {
-            normalizer.push_ascii(if lowercase {
-                byte.to_ascii_lowercase()
-            } else {
-                byte
-            });
-        }
-        let other_end = tail
-            .bytes()
-            .position(|b| b.is_ascii())
-            .unwrap_or(tail.len());
-        let (other, next) = tail.split_at_checked(other_end).unwrap_or((tail, ""));
-        if lowercase {
-            python::lower(other)
-                .chars()
-                .for_each(|c| normalizer.push(c));
-        } else {
-            other.chars().for_each(|c| normalizer.push(c));
-        }
-        rest = next;
-    }
-    normalizer.finish()
-}
-
-/// The reference's punctuation deletion and article replacement, one lower-cased character at a
-/// time.
-struct Normalizer {
-    out: Vec<u8>,
+/// The reference's punctuation deletion, article replacement and whitespace split, done in one
+/// walk over the (lower-cased) characters. Punctuation is never written, so `\w` runs join
+/// across it as they do after the reference deletes it; a run that is an article is taken back
+/// and ends the token, as the space the reference puts in its place would.
+struct Tokenizer {
+    normalized: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+    token_start: usize,
     run_start: Option<usize>,
 }
 
-impl Normalizer {
-    fn for_text(text: &str) -> Self {
-        Normalizer {
-            out: Vec::with_capacity(text.len()),
+impl Tokenizer {
+    fn run(text: &str, lowercase: bool) -> Tokens {
+        let table = if lowercase {
+            &ASCII_LOWERED
+        } else {
+            &ASCII_KEPT
+        };
+        let mut tokenizer = Tokenizer {
+            normalized: Vec::with_capacity(text.len()),
+            spans: Vec::with_capacity(text.len() / 4 + 1),
+            token_start: 0,
             run_start: None,
+        };
+        let mut rest = text;
+        loop {
+            let ascii_len = rest.bytes().take_while(u8::is_ascii).count();
+            let (ascii, other) = rest.split_at_checked(ascii_len).unwrap_or((rest, ""));
+            tokenizer.push_ascii_run(table, ascii.as_bytes());
+            let mut chars = other.chars();
+            let Some(c) = chars.next() else {
+                break;
+            };
+            if lowercase {
+                let (first, second) = python::lower_one(c);
+                tokenizer.push_char(first);
+                second.into_iter().for_each(|c| tokenizer.push_char(c));
+            } else {
+                tokenizer.push_char(c);
+            }
+            rest = chars.as_str();
+        }
+        tokenizer.close_run();
+        tokenizer.end_token();
+        Tokens {
+            normalized: tokenizer.normalized,
+            spans: tokenizer.spans,
         }
     }
 
-    fn push(&mut self, c: char) {
-        match u8::try_from(c) {
-            Ok(byte) if byte.is_ascii() => self.push_ascii(byte),
-            _ => {
-                self.mark(python::is_word(c));
-                self.out
-                    .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+    /// ASCII bytes, with the common case (a kept letter or digit) in the loop itself.
+    fn push_ascii_run(&mut self, table: &[u8; 256], bytes: &[u8]) {
+        for &byte in bytes {
+            let action = table.get(usize::from(byte)).copied().unwrap_or(OTHER);
+            if action > OTHER {
+                if self.run_start.is_none() {
+                    self.run_start = Some(self.normalized.len());
+                }
+                self.normalized.push(action);
+            } else {
+                self.push_action(action, byte);
             }
         }
     }
 
-    #[inline(always)]
-    fn push_ascii(&mut self, byte: u8) {
-        if byte.is_ascii_punctuation() {
-            return;
-        }
-        self.mark(byte.is_ascii_alphanumeric() || byte == b'_');
-        self.out.push(byte);
+    fn push_ascii(&mut self, table: &[u8; 256], byte: u8) {
+        self.push_ascii_run(table, &[byte]);
     }
 
-    #[inline(always)]
-    fn mark(&mut self, is_word: bool) {
-        if is_word {
-            self.run_start.get_or_insert(self.out.len());
+    fn push_action(&mut self, action: u8, byte: u8) {
+        match action {
+            DROPPED => {}
+            SPACE => {
+                self.close_run();
+                self.end_token();
+            }
+            _ => {
+                self.close_run();
+                self.normalized.push(byte);
+            }
+        }
+    }
+
+    /// A character already lower-cased when lower-casing applies.
+    fn push_char(&mut self, c: char) {
+        if let Ok(byte) = u8::try_from(c) {
+            if byte.is_ascii() {
+                return self.push_ascii(&ASCII_KEPT, byte);
+            }
+        }
+        if python::is_space(c) {
+            self.close_run();
+            self.end_token();
+            return;
+        }
+        if python::is_word(c) {
+            self.run_start.get_or_insert(self.normalized.len());
         } else {
             self.close_run();
         }
+        self.normalized
+            .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     }
 
-    /// Ends the current `\w` run: an article run becomes one space, as the reference's
-    /// `re.sub(r"\b(a|an|the)\b", " ", …)` does. Punctuation was never pushed, so runs join
-    /// across it exactly as they do after the reference deletes it.
+    /// Ends the current `\w` run; an article run is replaced by a token break.
     fn close_run(&mut self) {
         if let Some(start) = self.run_start.take() {
-            if self.out.get(start..).is_some_and(is_article) {
-                self.out.truncate(start);
-                self.out.push(b' ');
+            if self.normalized.get(start..).is_some_and(is_article) {
+                self.normalized.truncate(start);
+                self.end_token();
             }
         }
     }
 
-    fn finish(mut self) -> String {
-        self.close_run();
-        String::from_utf8(self.out).unwrap_or_default()
-    }
-}
-
-/// One pass over ASCII text whose punctuation-free form holds only letters, digits and Python
-/// whitespace: then every word is a whole `\w` run, so dropping article words equals the
-/// reference's `\b(a|an|the)\b` replacement. Whitespace only ends words and is not kept. `None`
-/// sends other text down the general path.
-fn ascii_tokens(text: &str, lowercase: bool) -> Option<Tokens> {
-    if !text.is_ascii() {
-        return None;
-    }
-    let table = if lowercase {
-        &ASCII_LOWERED
-    } else {
-        &ASCII_KEPT
-    };
-    let mut normalized = Vec::with_capacity(text.len());
-    let mut spans = Vec::with_capacity(text.len() / 4 + 1);
-    let mut start = 0;
-    for &byte in text.as_bytes() {
-        match table.get(usize::from(byte)).copied().unwrap_or(OTHER) {
-            DROPPED => {}
-            SPACE => {
-                push_span(&mut spans, &normalized, start, normalized.len());
-                start = normalized.len();
-            }
-            OTHER => return None,
-            kept => normalized.push(kept),
+    fn end_token(&mut self) {
+        let end = self.normalized.len();
+        if end > self.token_start {
+            self.spans.push((self.token_start, end));
         }
-    }
-    push_span(&mut spans, &normalized, start, normalized.len());
-    Some(Tokens { normalized, spans })
-}
-
-/// Adds the token `normalized[start..end]` unless it is empty or an article.
-fn push_span(spans: &mut Vec<(usize, usize)>, normalized: &[u8], start: usize, end: usize) {
-    if end > start && !normalized.get(start..end).is_some_and(is_article) {
-        spans.push((start, end));
+        self.token_start = end;
     }
 }
 
-/// [`ascii_tokens`]' action for a byte: punctuation is dropped, Python whitespace ends a word,
-/// other control characters leave the text to the general path, and letters and digits are kept
-/// as the byte the table holds (lower-cased in [`ASCII_LOWERED`]).
+/// [`Tokenizer`]'s action for an ASCII byte: punctuation is dropped, Python whitespace ends a
+/// token, other control characters are kept outside any `\w` run, and letters and digits are
+/// kept as the byte the table holds (lower-cased in [`ASCII_LOWERED`]).
 const DROPPED: u8 = 0;
 const SPACE: u8 = 1;
 const OTHER: u8 = 2;
 
-static ASCII_LOWERED: [u8; 128] = ascii_actions(true);
-static ASCII_KEPT: [u8; 128] = ascii_actions(false);
+static ASCII_LOWERED: [u8; 256] = ascii_actions(true);
+static ASCII_KEPT: [u8; 256] = ascii_actions(false);
 
 #[allow(
     clippy::indexing_slicing,
     reason = "evaluated at compile time, where an index out of range fails the build"
 )]
-const fn ascii_actions(lowercase: bool) -> [u8; 128] {
-    let mut table = [OTHER; 128];
+const fn ascii_actions(lowercase: bool) -> [u8; 256] {
+    let mut table = [OTHER; 256];
     let mut byte: u8 = 0;
     while byte < 128 {
         table[byte as usize] = match byte {
@@ -376,34 +318,83 @@ mod tests {
         assert_eq!(f1_score("ab ab ab", "ab ab", true), 0.8);
     }
 
+    /// The reference's steps one after another, on strings: `lower`, delete punctuation, replace
+    /// each whole-word article (a maximal `\w` run) by a space, split on whitespace.
+    fn reference_tokens(text: &str, lowercase: bool) -> Vec<String> {
+        let lowered = if lowercase {
+            python::lower(text)
+        } else {
+            text.to_owned()
+        };
+        let kept: Vec<char> = lowered
+            .chars()
+            .filter(|c| !c.is_ascii_punctuation())
+            .collect();
+        let mut replaced = String::new();
+        let mut run = String::new();
+        for c in kept.iter().copied().chain(std::iter::once(' ')) {
+            if python::is_word(c) {
+                run.push(c);
+                continue;
+            }
+            if is_article(run.as_bytes()) {
+                replaced.push(' ');
+            } else {
+                replaced.push_str(&run);
+            }
+            run.clear();
+            replaced.push(c);
+        }
+        python::split_whitespace(&replaced)
+            .map(str::to_owned)
+            .collect()
+    }
+
     #[test]
-    fn ascii_fast_path_matches_the_general_path() {
+    fn one_walk_equals_the_reference_steps() {
         for text in [
             "The cat, a dog AND an owl!",
             "state-of-the-art a_the an",
             "tabs\tand\x0bvertical\x1cseparators the",
-            "A\x01the control",
+            "A\x01the control\x7fan\x00a",
             "THE An a",
-        ] {
-            let general = general_normalized(text, true);
-            let expected: Vec<&str> = python::split_whitespace(&general).collect();
-            assert_eq!(tokens(text, true), expected, "{text:?}");
-        }
-    }
-
-    #[test]
-    fn segmented_lowering_matches_whole_lowering() {
-        for text in [
             "\u{E200}cite\u{E202}turn1search0\u{E201} The answer [1]",
             "İstanbul THE\u{E200}the Kelvin \u{212A}elvin a\u{A0}an",
             "Ünïcödé—the “Quotes”, an Ωmega; ÀÉÎ the_ÿ",
             "日本語のテキスト the 東京 A",
-            "e\u{301}a THE\u{301}",
+            "e\u{301}a THE\u{301} a\u{85}an\u{2028}the",
+            "ΟΔΟΣ ΣΑ the Σ a",
         ] {
             for lowercase in [true, false] {
                 assert_eq!(
-                    segmented_normalized(text, lowercase),
-                    whole_normalized(text, lowercase),
+                    tokens(text, lowercase),
+                    reference_tokens(text, lowercase),
+                    "{text:?} lowercase={lowercase}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn one_walk_equals_the_reference_steps_on_generated_text() {
+        const PIECES: &[&str] = &[
+            "a", "an", "the", "The", "A", "x", "th", "e", "_", "-", "'", ".", " ", "  ", "\t",
+            "\x01", "\x1f", "\u{A0}", "\u{3000}", "\u{85}", "é", "É", "\u{301}", "Σ", "İ",
+            "\u{212A}", "日", "\u{E200}", "“", "1", "9", "ß",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % bound as u64).unwrap()
+        };
+        for _ in 0..3000 {
+            let text: String = (0..next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
+            for lowercase in [true, false] {
+                assert_eq!(
+                    tokens(&text, lowercase),
+                    reference_tokens(&text, lowercase),
                     "{text:?} lowercase={lowercase}"
                 );
             }

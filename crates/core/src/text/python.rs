@@ -8,7 +8,7 @@ use super::py_unicode_tables::{CASED, CASE_IGNORABLE, LENGTH_BITS, LOWER, WORD};
 
 const CAPITAL_SIGMA: char = '\u{03A3}';
 const CAPITAL_I_WITH_DOT: char = '\u{0130}';
-const CAPITAL_I_WITH_DOT_LOWER: &str = "i\u{0307}";
+const CAPITAL_I_WITH_DOT_LOWER: (char, char) = ('i', '\u{0307}');
 /// Layout of a `LOWER` run (see `py_unicode_tables`): first code point, count - 1, stride - 1.
 const RUN_FIRST_MASK: u32 = 0x1F_FFFF;
 const RUN_COUNT_SHIFT: u32 = 21;
@@ -74,13 +74,21 @@ fn lower_char(c: char) -> Option<char> {
     char::from_u32(code.checked_add_signed(delta)?)
 }
 
+/// `str.lower()` of `c`, a character that is not [`CAPITAL_SIGMA`]: one character, or two for
+/// [`CAPITAL_I_WITH_DOT`].
+pub fn lower_one(c: char) -> (char, Option<char>) {
+    if c == CAPITAL_I_WITH_DOT {
+        (CAPITAL_I_WITH_DOT_LOWER.0, Some(CAPITAL_I_WITH_DOT_LOWER.1))
+    } else {
+        (lower_char(c).unwrap_or(c.to_ascii_lowercase()), None)
+    }
+}
+
 /// Appends `str.lower()` of `c`, a character that is not [`CAPITAL_SIGMA`].
 fn push_lower(out: &mut String, c: char) {
-    if c == CAPITAL_I_WITH_DOT {
-        out.push_str(CAPITAL_I_WITH_DOT_LOWER);
-    } else {
-        out.push(lower_char(c).unwrap_or(c.to_ascii_lowercase()));
-    }
+    let (first, second) = lower_one(c);
+    out.push(first);
+    out.extend(second);
 }
 
 fn is_final_sigma(chars: &[char], index: usize) -> bool {

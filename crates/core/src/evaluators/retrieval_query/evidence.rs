@@ -59,7 +59,7 @@ pub(crate) fn array_at<'a>(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<&'a [Value], Malformed> {
-    match object.get(key) {
+    match crate::json::member(object, key) {
         None | Some(Value::Null) => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
         Some(other) => Err(Malformed::new(path(), "an array", other)),
@@ -72,7 +72,7 @@ pub(crate) fn str_at<'a>(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<Option<&'a str>, Malformed> {
-    match object.get(key) {
+    match crate::json::member(object, key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
         Some(other) => Err(Malformed::new(path(), "a string or null", other)),
@@ -85,7 +85,7 @@ pub(crate) fn int_at(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<Option<i64>, Malformed> {
-    match object.get(key) {
+    match crate::json::member(object, key) {
         None | Some(Value::Null) => Ok(None),
         Some(value) => crate::options::integer_value(value)
             .map(Some)
@@ -121,7 +121,7 @@ pub(crate) fn scoped_executions<'a>(
     let Some(diagnostics) = diagnostics_object(diagnostics)? else {
         return Ok(None);
     };
-    let executions = match diagnostics.get("retrieval_executions") {
+    let executions = match crate::json::member(diagnostics, "retrieval_executions") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(items)) => items,
         Some(other) => {
