@@ -145,26 +145,31 @@ fn write_string(buffer: &mut Vec<u8>, text: &str) -> io::Result<()> {
     Ok(())
 }
 
-/// Whether `bytes` holds a control character, `"` or `\\`, tested eight bytes at a time.
+/// Whether `bytes` holds a control character, `"` or `\\`. Every byte is looked up without an
+/// early exit: strings are short and rarely escaped, and this straight loop measured faster than
+/// testing eight bytes at a time with branches (or without).
 fn needs_escape(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    let has_zero_byte = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
-    let is_escaped = |byte: &u8| *byte < 0x20 || *byte == b'"' || *byte == b'\\';
-    let chunks = bytes.chunks_exact(8);
-    let tail = chunks.remainder();
-    for chunk in chunks {
-        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
-        if below_space
-            || has_zero_byte(word ^ (ONES * u64::from(b'"')))
-            || has_zero_byte(word ^ (ONES * u64::from(b'\\')))
-        {
-            return chunk.iter().any(is_escaped);
-        }
-    }
-    tail.iter().any(is_escaped)
+    bytes.iter().fold(0, |found, &byte| {
+        found | ESCAPED.get(usize::from(byte)).copied().unwrap_or(1)
+    }) != 0
 }
+
+/// 1 for the bytes JSON escapes in a string.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, where an index out of range fails the build"
+)]
+static ESCAPED: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        if byte < 0x20 || byte == b'"' as usize || byte == b'\\' as usize {
+            table[byte] = 1;
+        }
+        byte += 1;
+    }
+    table
+};
 
 fn push_entry_start(buffer: &mut Vec<u8>, depth: usize, first: bool) {
     if !first {
