@@ -9,8 +9,8 @@
 //! Speed: all four steps are one walk over the text, with a per-byte action table for ASCII and
 //! per-character lower-casing for the rest (the text is lower-cased whole first only when a
 //! capital sigma makes Python's result depend on context); plain ASCII text takes a tighter loop
-//! still. Tokens are spans of one buffer, and
-//! the multiset intersection sorts them by a length-and-prefix integer before comparing bytes.
+//! still. Tokens are spans of one buffer, and the multiset intersection sorts them by a
+//! length-and-prefix integer before comparing bytes.
 
 use super::python;
 use crate::multiset;
