@@ -178,14 +178,17 @@ fn push_entry_start(buffer: &mut Vec<u8>, depth: usize, first: bool) {
     push_newline(buffer, depth);
 }
 
+/// A newline and the indentation of `depth`, in one copy for the usual depths.
 fn push_newline(buffer: &mut Vec<u8>, depth: usize) {
-    const SPACES: &[u8; 64] = &[b' '; 64];
+    const LINE: &[u8; 65] = b"\n                                                                ";
+    let width = depth * INDENT.len();
+    if let Some(line) = LINE.get(..=width) {
+        buffer.extend_from_slice(line);
+        return;
+    }
     buffer.push(b'\n');
-    let mut remaining = depth * INDENT.len();
-    while remaining > 0 {
-        let chunk = remaining.min(SPACES.len());
-        buffer.extend_from_slice(SPACES.get(..chunk).unwrap_or_default());
-        remaining -= chunk;
+    for _ in 0..depth {
+        buffer.extend_from_slice(INDENT);
     }
 }
 
@@ -250,7 +253,12 @@ mod tests {
             "e": [[[]], [{}], null, true, false],
             "f": ["quote \" back \\ tab \t bell \u{7} del \u{7f}", "é 日本 \u{E200}", ""],
             "g": [0, -1, 1.0, 0.1, 1e300, -2.5e-8, 12345678901234567890u64, 0.43243243243243246],
-            "esc\"aped key": {"x": {"y": {"z": [1]}}}
+            "esc\"aped key": {"x": {"y": {"z": [1]}}},
+            "deep": (0..40).fold(json!({"bottom": [1, 2]}), |inner, depth| if depth % 2 == 0 {
+                json!([inner, depth])
+            } else {
+                json!({"level": depth, "next": inner})
+            })
         });
         let whole = serde_json::to_vec_pretty(&json!({"k": [inner]})).unwrap();
         let mut out = Vec::new();
