@@ -736,6 +736,36 @@ mod tests {
     }
 
     #[test]
+    fn objects_of_every_size_keep_their_order_and_reject_duplicates() {
+        for size in [1, 2, 31, 32, 33, 40, 100] {
+            let members: Vec<String> = (0..size)
+                .rev()
+                .map(|n| format!("\"k{n}\": {{\"v\": [{n}, [{n}]]}}"))
+                .collect();
+            let text = format!("[{{{}}}, [1, {{\"x\": 2}}]]", members.join(", "));
+            let value = parse_str(&text).unwrap();
+            let keys: Vec<&str> = value[0]
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let expected: Vec<String> = (0..size).rev().map(|n| format!("k{n}")).collect();
+            assert_eq!(keys, expected, "{size}");
+            assert_eq!(value[0]["k0"], json!({"v": [0, [0]]}));
+            assert_eq!(value[1], json!([1, {"x": 2}]));
+            for repeated in [0, size / 2, size - 1] {
+                let with_duplicate = format!("{{{}, \"k{repeated}\": null}}", members.join(", "));
+                assert_eq!(
+                    error(&with_duplicate).2,
+                    format!("duplicate key \"k{repeated}\""),
+                    "{size} {repeated}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         for open in ["[", "{\"a\":"] {
             let text = open.repeat(10_000);
