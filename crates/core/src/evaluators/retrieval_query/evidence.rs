@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::fold::eq_folded;
+use crate::json;
 use crate::options::json_type_name;
 use crate::outcome::{ErrorCode, EvalResult};
 
@@ -59,7 +60,7 @@ pub(crate) fn array_at<'a>(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<&'a [Value], Malformed> {
-    match crate::json::member(object, key) {
+    match json::member(object, key) {
         None | Some(Value::Null) => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
         Some(other) => Err(Malformed::new(path(), "an array", other)),
@@ -72,7 +73,7 @@ pub(crate) fn str_at<'a>(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<Option<&'a str>, Malformed> {
-    match crate::json::member(object, key) {
+    match json::member(object, key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
         Some(other) => Err(Malformed::new(path(), "a string or null", other)),
@@ -85,7 +86,7 @@ pub(crate) fn int_at(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<Option<i64>, Malformed> {
-    match crate::json::member(object, key) {
+    match json::member(object, key) {
         None | Some(Value::Null) => Ok(None),
         Some(value) => crate::options::integer_value(value)
             .map(Some)
@@ -121,7 +122,7 @@ pub(crate) fn scoped_executions<'a>(
     let Some(diagnostics) = diagnostics_object(diagnostics)? else {
         return Ok(None);
     };
-    let executions = match crate::json::member(diagnostics, "retrieval_executions") {
+    let executions = match json::member(diagnostics, "retrieval_executions") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(items)) => items,
         Some(other) => {
