@@ -197,11 +197,9 @@ fn push_newline(buffer: &mut Vec<u8>, depth: usize) {
 /// # Errors
 /// Whatever `out` returns.
 pub fn begin_entry(out: &mut dyn Write, depth: usize, first: bool) -> io::Result<()> {
-    out.write_all(if first { b"\n" } else { b",\n" })?;
-    for _ in 0..depth {
-        out.write_all(INDENT)?;
-    }
-    Ok(())
+    let mut line = Vec::new();
+    push_entry_start(&mut line, depth, first);
+    out.write_all(&line)
 }
 
 /// Ends an object or array whose entries sat at `depth + 1`, with `close` (`}` or `]`).
@@ -209,11 +207,10 @@ pub fn begin_entry(out: &mut dyn Write, depth: usize, first: bool) -> io::Result
 /// # Errors
 /// Whatever `out` returns.
 pub fn end_container(out: &mut dyn Write, depth: usize, close: u8) -> io::Result<()> {
-    out.write_all(b"\n")?;
-    for _ in 0..depth {
-        out.write_all(INDENT)?;
-    }
-    out.write_all(&[close])
+    let mut line = Vec::new();
+    push_newline(&mut line, depth);
+    line.push(close);
+    out.write_all(&line)
 }
 
 #[cfg(test)]
