@@ -8,7 +8,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
-use crate::text::{f1, python};
+use crate::text::{decimal, f1};
 
 /// Catalog entry for `PartialMatch`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -49,7 +49,7 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
     Ok(Box::new(PartialMatch {
         label: label.to_owned(),
         threshold,
-        below_threshold: format!(" (below threshold {})", python::float_repr(threshold)),
+        below_threshold: format!(" (below threshold {})", decimal::python_repr(threshold)),
         case_sensitive: options.bool("case_sensitive", false)?,
     }))
 }

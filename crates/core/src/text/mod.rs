@@ -4,6 +4,7 @@
 //! Everything here reproduces CPython 3.11 string behaviour (the reference implementations are
 //! Python), independent of the Unicode version of the Rust standard library. No scoring here.
 
+pub mod decimal;
 pub mod f1;
 mod py_unicode_tables;
 pub mod pynum;

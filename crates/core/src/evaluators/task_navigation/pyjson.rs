@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::python;
+use crate::text::decimal;
 
 /// Deepest nesting accepted. The reference's recursive copies and encoders give out at a few
 /// hundred levels (a raw `RecursionError`); we stop well before, with our own message.
@@ -71,7 +71,7 @@ pub(super) fn dump_float(value: f64) -> String {
     } else if value.is_infinite() {
         if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
     } else {
-        python::float_repr(value)
+        decimal::python_repr(value)
     }
 }
 

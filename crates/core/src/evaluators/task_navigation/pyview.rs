@@ -8,7 +8,7 @@ use serde_json::{Map, Number, Value};
 
 use super::pyjson::{dump_float, dump_str, DecodeError, PyValue, MAX_DEPTH};
 use crate::sorting;
-use crate::text::python;
+use crate::text::decimal;
 
 /// A value as the reference sees it after `json.loads`.
 #[derive(Debug, Clone, Copy)]
@@ -169,7 +169,7 @@ impl<'a> Py<'a> {
             Kind::Bool(true) => Cow::Borrowed("True"),
             Kind::Bool(false) => Cow::Borrowed("False"),
             Kind::Int(int) => int.digits(),
-            Kind::Float(float) => Cow::Owned(python::float_repr(float)),
+            Kind::Float(float) => Cow::Owned(decimal::python_repr(float)),
             Kind::Str(text) => Cow::Borrowed(text),
             Kind::List(_) | Kind::Dict(_) => return None,
         })
