@@ -319,6 +319,12 @@ def tne_cases():
             expected = [["tool"], {"tool": {"p": other}}]
             response = [call("tool", {"p": value})]
             cases.append(tne_case(f"param {value!r} vs {other!r}", {}, {"response": response, "ground_truth": expected}))
+    # Floats whose shortest digits tie: Python's str() and json.dumps() take the even digit.
+    for value, text in [(1690060720831323.25, "1690060720831323.2"), (1690060720831323.75, "1690060720831323.8"),
+                        (789047698662240.25, "789047698662240.2"), (12345678901234565.0, "1.2345678901234564e+16")]:
+        for shown, arguments in [(text, {"p": value}), (f"[{text}]", {"p": [value]})]:
+            expected = [["tool"], {"tool": {"p": shown}}]
+            cases.append(tne_case(f"param tie {value!r} as {shown!r}", {}, {"response": [call("tool", arguments)], "ground_truth": expected}))
     param_shapes = [
         ("object form", [call("s", {"q": "x"})], {"tool_names": ["s"], "parameters": {"s": {"q": "x"}}}),
         ("string arguments", [call("s", '{"q": "x", "n": 1}')], [["s"], {"s": {"n": "1", "q": "x"}}]),
