@@ -3,7 +3,9 @@
 //! nesting deeper than serde_json's recursion limit are all rejected with a plain message.
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
-//! owns [`member`], the object lookup the per-item hot paths use.
+//! owns [`outline`], which checks a whole document and finds its items without parsing them
+//! (mostly in one pass of its own, `scan`), and [`member`], the object lookup the per-item hot
+//! paths use.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -14,6 +16,8 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::Diagnostic;
+
+mod scan;
 
 /// The longest string (value or key) accepted, in bytes of UTF-8: 1 MiB.
 pub const MAX_STRING_BYTES: usize = 1 << 20;
@@ -65,19 +69,52 @@ pub fn parse_str(text: &str) -> Result<Value, Diagnostic> {
 }
 
 /// A JSON object whose members are parsed strictly, except the elements of one array member,
-/// which are left as raw text to parse later (see [`parse_element`]).
-#[derive(Debug)]
+/// which are left as text to parse later (see [`parse_element`]).
+#[derive(Debug, PartialEq)]
 pub struct Outline<'t> {
     /// The members in order; the array member holds `null` in its place.
     pub members: Map<String, Value>,
     /// The array member's elements, unparsed.
-    pub elements: Vec<&'t RawValue>,
+    pub elements: Vec<&'t str>,
 }
 
-/// Parses `text` as an object with an array member `array_key` into an [`Outline`]. `None` when
-/// the text is anything else or has any problem; [`parse_str`] then says precisely what.
-pub fn parse_outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
+/// Reads `text` as an object with an array member `array_key` into an [`Outline`], after
+/// checking that [`parse_str`] accepts the whole text, so that every element will parse. `None`
+/// when the text is anything else or has any problem; [`parse_str`] then says precisely what.
+///
+/// One fast pass ([`scan`]) usually both checks the text and finds the elements; what it leaves
+/// undecided takes serde_json's strict check and then its outline.
+pub fn outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    scanned_outline(text, array_key).or_else(|| {
+        if is_acceptable(text) {
+            parse_outline(text, array_key)
+        } else {
+            None
+        }
+    })
+}
+
+fn scanned_outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
+    let spans = scan::outline(text, array_key)?;
+    let mut members = Map::new();
+    for (key, value) in spans.members {
+        let value = if key == array_key {
+            Value::Null
+        } else {
+            parse_element(value).ok()?
+        };
+        members.insert(key.to_owned(), value);
+    }
+    Some(Outline {
+        members,
+        elements: spans.elements,
+    })
+}
+
+/// [`outline`] by serde_json alone: the members parsed strictly, the elements only checked for
+/// syntax.
+fn parse_outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let outline = OutlineSeed { array_key }
         .deserialize(&mut deserializer)
@@ -242,7 +279,8 @@ impl<'de> Visitor<'de> for OutlineSeed<'_> {
                 return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
             }
             if key == self.array_key {
-                elements = Some(access.next_value::<Vec<&'de RawValue>>()?);
+                let raw = access.next_value::<Vec<&'de RawValue>>()?;
+                elements = Some(raw.into_iter().map(RawValue::get).collect());
                 members.insert(key, Value::Null);
             } else {
                 let value = access.next_value_seed(ValueSeed)?;
@@ -529,19 +567,14 @@ mod tests {
     #[test]
     fn outlines_keep_member_order_and_leave_elements_raw() {
         let text = "\u{feff}{\"z\": 1, \"items\": [ {\"a\": [1, 2]}, 3 ], \"a\": {\"b\": null}}";
-        let outline = parse_outline(text, "items").unwrap();
-        let keys: Vec<&str> = outline.members.keys().map(String::as_str).collect();
+        let outlined = outline(text, "items").unwrap();
+        let keys: Vec<&str> = outlined.members.keys().map(String::as_str).collect();
         assert_eq!(keys, ["z", "items", "a"]);
-        assert_eq!(outline.members["items"], Value::Null);
-        assert_eq!(outline.members["a"], json!({"b": null}));
-        let raw: Vec<&str> = outline
-            .elements
-            .iter()
-            .map(|element| element.get())
-            .collect();
-        assert_eq!(raw, [r#"{"a": [1, 2]}"#, "3"]);
+        assert_eq!(outlined.members["items"], Value::Null);
+        assert_eq!(outlined.members["a"], json!({"b": null}));
+        assert_eq!(outlined.elements, [r#"{"a": [1, 2]}"#, "3"]);
         assert_eq!(
-            parse_element(outline.elements[0].get()),
+            parse_element(outlined.elements[0]),
             Ok(json!({"a": [1, 2]}))
         );
         for rejected in [
@@ -553,7 +586,7 @@ mod tests {
             r#"{"items": [1,]}"#,
             r#"{"items": []} x"#,
         ] {
-            assert!(parse_outline(rejected, "items").is_none(), "{rejected}");
+            assert!(outline(rejected, "items").is_none(), "{rejected}");
         }
     }
 
@@ -610,12 +643,12 @@ mod tests {
         for depth in [deepest_allowed, deepest_allowed + 1] {
             let text = document(depth);
             let whole = parse_str(&text).is_ok();
-            let element = parse_outline(&text, "items")
-                .map(|outline| parse_element(outline.elements[0].get()).is_ok());
+            let element =
+                outline(&text, "items").map(|outline| parse_element(outline.elements[0]).is_ok());
             assert_eq!(element.unwrap_or(false), whole, "depth {depth}");
         }
         let duplicate = parse_outline(r#"{"items": [{"k": 1, "k": 2}]}"#, "items").unwrap();
-        assert!(parse_element(duplicate.elements[0].get())
+        assert!(parse_element(duplicate.elements[0])
             .unwrap_err()
             .message
             .starts_with("duplicate key"));

@@ -193,10 +193,7 @@ impl DocumentOutline {
     /// reading it whole would accept: legacy forms, Foundry rows, syntax errors and documents
     /// invalid as a whole are left to [`super::load`], which reports their problems precisely.
     pub fn read(text: &str) -> Option<Self> {
-        if !json::is_acceptable(text) {
-            return None;
-        }
-        let outline = json::parse_outline(text, "items")?;
+        let outline = json::outline(text, "items")?;
         let members = outline.members;
         let is_foundry = members.contains_key("testing_criteria")
             && members.get("data").is_some_and(Value::is_array);
@@ -227,8 +224,8 @@ impl DocumentOutline {
             .elements
             .iter()
             .map(|element| {
-                let offset = (element.get().as_ptr() as usize).saturating_sub(start);
-                offset..offset + element.get().len()
+                let offset = (element.as_ptr() as usize).saturating_sub(start);
+                offset..offset + element.len()
             })
             .collect();
         Some(DocumentOutline {
