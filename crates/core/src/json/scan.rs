@@ -312,33 +312,36 @@ impl<'t> Scanner<'t, '_> {
 }
 
 /// How many bytes at the start of `bytes` need no attention inside a string: no `"`, `\\` or
-/// control character. Eight bytes are tested at a time as one `u64`: in each test's mask the
-/// lowest flagged byte is exact (a false flag can only follow a true one), so the lowest flag of
-/// all three is the first byte that needs attention.
+/// control character. Eight bytes are tested at a time as one `u64` (the last few padded with
+/// spaces): in each test's mask the lowest flagged byte is exact (a false flag can only follow a
+/// true one), so the lowest flag of all three is the first byte that needs attention.
 fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let below = |word: u64, limit: u8| word.wrapping_sub(ONES * u64::from(limit)) & !word;
-    let mut run = 0;
-    while let Some(word) = bytes
-        .get(run..run + 8)
-        .and_then(|word| word.try_into().ok())
-    {
+    let flags = |word: [u8; 8]| {
         let word = u64::from_le_bytes(word);
-        let flags = (below(word, 0x20)
+        (below(word, 0x20)
             | below(word ^ (ONES * u64::from(b'"')), 1)
             | below(word ^ (ONES * u64::from(b'\\')), 1))
-            & HIGHS;
-        if flags != 0 {
-            return run + (flags.trailing_zeros() / 8) as usize;
+            & HIGHS
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut run = 0;
+    for word in words.by_ref() {
+        let found = flags(word.try_into().unwrap_or([0; 8]));
+        if found != 0 {
+            return run + (found.trailing_zeros() / 8) as usize;
         }
         run += 8;
     }
-    let rest = bytes.get(run..).unwrap_or_default();
-    run + rest
-        .iter()
-        .position(|&byte| byte < 0x20 || byte == b'"' || byte == b'\\')
-        .unwrap_or(rest.len())
+    let rest = words.remainder();
+    let mut last = [b' '; 8];
+    if let Some(start) = last.get_mut(..rest.len()) {
+        start.copy_from_slice(rest);
+    }
+    let found = flags(last);
+    run + ((found.trailing_zeros() / 8) as usize).min(rest.len())
 }
 
 /// The position after the escape sequence starting at `backslash`; `None` for an invalid escape
