@@ -138,6 +138,15 @@ pub fn parse_element(element: &str) -> Result<Value, Diagnostic> {
         .unwrap_or_default())
 }
 
+/// Parses a part of a text [`parse_str`] was shown to accept (an element of its [`outline`]):
+/// serde_json's own parser, without repeating the checks.
+///
+/// # Errors
+/// Only for text that is not JSON, at a line and column relative to it.
+pub fn parse_checked(text: &str) -> Result<Value, Diagnostic> {
+    serde_json::from_str(text).map_err(|error| diagnose(text, &error))
+}
+
 /// Whether [`parse_str`] accepts `text`, checked without building the value.
 pub fn is_acceptable(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

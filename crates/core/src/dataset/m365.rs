@@ -171,6 +171,9 @@ pub struct DocumentOutline {
     pub members: Map<String, Value>,
     /// Where each item is in the text read.
     items: Vec<Range<usize>>,
+    /// The address and length of the text read, which was checked as a whole: its items need no
+    /// second check when they are parsed.
+    checked_text: (usize, usize),
     /// The declared schema version.
     pub version: SchemaVersion,
     /// Warnings about the document outside its items.
@@ -231,6 +234,7 @@ impl DocumentOutline {
         Some(DocumentOutline {
             members,
             items,
+            checked_text: (start, text.len()),
             version: triaged.version,
             diagnostics: triaged.diagnostics,
         })
@@ -252,14 +256,18 @@ impl DocumentOutline {
     ///
     /// # Errors
     /// Only for an index past the items or another text (the whole text was checked when the
-    /// outline was read).
+    /// outline was read). Another text's item is parsed with every check.
     pub fn item(&self, text: &str, index: usize) -> Result<OutlineItem, Diagnostic> {
         let element = self
             .items
             .get(index)
             .and_then(|range| text.get(range.clone()))
             .ok_or_else(|| Diagnostic::whole(format!("there is no item {index} in this text")))?;
-        let value = json::parse_element(element)?;
+        let value = if (text.as_ptr() as usize, text.len()) == self.checked_text {
+            json::parse_checked(element)?
+        } else {
+            json::parse_element(element)?
+        };
         let mut triage = Triage::default();
         let mut diagnostics = Vec::new();
         for diagnostic in schema::validate_item(&value, index) {
@@ -378,5 +386,25 @@ fn push_problem(
     match existing {
         Some((_, messages)) => messages.push(text),
         None => problems.push((index, vec![text])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn items_of_the_text_read_skip_the_second_check_and_other_texts_get_every_check() {
+        let text = r#"{"schemaVersion": "1.0.0", "items": [{"prompt": "p", "response": "r"}]}"#;
+        let outline = DocumentOutline::read(text).unwrap();
+        let item = outline.item(text, 0).unwrap();
+        assert_eq!(item.value, json!({"prompt": "p", "response": "r"}));
+        let duplicate = text.replace(r#""response": "r""#, r#""prompt"  : "r""#);
+        assert_eq!(duplicate.len(), text.len());
+        let error = outline.item(&duplicate, 0).unwrap_err();
+        assert!(error.message.starts_with("duplicate key"), "{error:?}");
+        assert!(outline.item(text, 1).is_err());
     }
 }
