@@ -70,7 +70,7 @@ pub fn parse_str(text: &str) -> Result<Value, Diagnostic> {
 
 /// A JSON object whose members are parsed strictly, except the elements of one array member,
 /// which are left as text to parse later (see [`parse_element`]).
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub struct Outline<'t> {
     /// The members in order; the array member holds `null` in its place.
     pub members: Map<String, Value>,
@@ -86,13 +86,8 @@ pub struct Outline<'t> {
 /// undecided takes serde_json's strict check and then its outline.
 pub fn outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    scanned_outline(text, array_key).or_else(|| {
-        if is_acceptable(text) {
-            parse_outline(text, array_key)
-        } else {
-            None
-        }
-    })
+    scanned_outline(text, array_key)
+        .or_else(|| is_acceptable(text).then(|| parse_outline(text, array_key))?)
 }
 
 fn scanned_outline<'t>(text: &'t str, array_key: &str) -> Option<Outline<'t>> {
