@@ -315,6 +315,33 @@ test("scoreDocument output larger than a chunk, with text in every UTF-8 length,
   assert.ok(Buffer.from(bytesExpected).equals(asBytes.document));
 });
 
+test("scoreDocument output stays whole when items grow or shrink past the size projected from the first ones", async () => {
+  const evaluatedAt = "2026-11-30T00:00:00Z";
+  const document = (lengthOf) =>
+    JSON.stringify({
+      schemaVersion: "1.11.0",
+      default_evaluators: { ExactMatch: {} },
+      items: Array.from({ length: 3000 }, (_, i) => {
+        const response = "x".repeat(lengthOf(i));
+        return { prompt: `q${i}`, response, expected_response: response };
+      }),
+    });
+  for (const [name, lengthOf] of [
+    ["growing", (i) => (i < 1000 ? 2000 : 20000)],
+    ["shrinking", (i) => (i < 1000 ? 20000 : 10)],
+  ]) {
+    const text = document(lengthOf);
+    const evaluation = await agenteval.evaluate(text);
+    const expected = new TextEncoder().encode(evaluation.render("document", { evaluatedAt }));
+    evaluation.free();
+    const asBytes = await agenteval.scoreDocument(text, { evaluatedAt, output: "bytes" });
+    assert.ok(Buffer.from(expected).equals(asBytes.document), `${name}: the bytes`);
+    assert.ok(asBytes.document.buffer.byteLength <= expected.length * 1.125, `${name}: no more than an eighth left over`);
+    const asText = await agenteval.scoreDocument(text, { evaluatedAt });
+    assert.equal(asText.document, new TextDecoder().decode(expected), `${name}: the text`);
+  }
+});
+
 test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {
   const withBadItem = JSON.stringify({
     schemaVersion: "1.11.0",

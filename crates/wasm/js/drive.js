@@ -109,20 +109,36 @@ export function drive(run, options, mode) {
   })();
 }
 
-/** The scored document from its UTF-8 chunks (each ends with a whole item): bytes or text. */
-function assemble(chunks, output) {
-  if (output === "bytes") {
-    if (chunks.length === 1) return chunks[0];
-    const bytes = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return bytes;
+/**
+ * The scored document's UTF-8 bytes, gathered outside the module: each chunk is copied once,
+ * straight from the module's memory, into one buffer. When the buffer is full it grows to the
+ * size the module expects the whole document to have, so it is rarely copied again.
+ */
+export class DocumentSink {
+  constructor(memory) {
+    this.memory = memory;
+    this.bytes = new Uint8Array(0);
+    this.length = 0;
   }
-  const decoder = new TextDecoder();
-  return chunks.map((chunk) => decoder.decode(chunk)).join("");
+
+  /** Copies `length` bytes at `address` of the module's memory after those gathered so far. */
+  append(address, length, expected) {
+    const needed = this.length + length;
+    if (needed > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(needed, Math.ceil(expected), Math.ceil(this.bytes.length * 1.25)));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    this.bytes.set(new Uint8Array(this.memory.buffer, address, length), this.length);
+    this.length = needed;
+  }
+
+  /** The document as bytes (`output: "bytes"`) or text; the buffer is trimmed when much is left over. */
+  take(output) {
+    const spare = this.bytes.length - this.length;
+    const bytes = spare > this.length / 8 ? this.bytes.slice(0, this.length) : this.bytes.subarray(0, this.length);
+    return output === "bytes" ? bytes : new TextDecoder().decode(bytes);
+  }
 }
 
 /**
@@ -149,8 +165,8 @@ export function driveDocument(run, options) {
       }
       finished = true;
       onProgress?.({ done: total, total });
-      const { chunks, summary, diagnostics } = run.finish();
-      return { document: assemble(chunks, output), summary, diagnostics };
+      const { sink, summary, diagnostics } = run.finish();
+      return { document: sink.take(output), summary, diagnostics };
     } finally {
       if (!finished) {
         try {

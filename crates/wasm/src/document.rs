@@ -3,7 +3,9 @@
 //! each item is parsed, scored, written and dropped before the next (the core's `stream`), and the
 //! driver in `js/drive.js` yields to the event loop between slices of items. The output leaves
 //! the module in chunks of whole items as it grows, so the module's memory stays near the size of
-//! the input; the driver joins them into a string or, with `output: "bytes"`, a `Uint8Array`.
+//! the input: each chunk is copied straight from the module's memory into one buffer outside it
+//! (`DocumentSink` in `js/drive.js`), sized from the output per item so far, which the driver
+//! hands out as a `Uint8Array` (`output: "bytes"`) or decodes once into a string.
 //! Inputs the streaming path declines (legacy forms, invalid documents, parsed objects) are read
 //! whole instead, which reports their problems exactly as `score` does.
 
@@ -24,6 +26,18 @@ extern "C" {
     /// asks for, with the summary and diagnostics.
     #[wasm_bindgen(js_name = driveDocument)]
     fn drive_document(run: DocumentRun, options: JsValue) -> js_sys::Promise;
+
+    /// The scored document's bytes outside the module, gathered chunk by chunk.
+    type DocumentSink;
+
+    /// An empty sink that copies chunks out of `memory`, the module's memory.
+    #[wasm_bindgen(constructor)]
+    fn new(memory: JsValue) -> DocumentSink;
+
+    /// Copies `length` bytes at `address` of the module's memory after the bytes gathered so far,
+    /// making room for `expected` bytes in all when it has to grow.
+    #[wasm_bindgen(method)]
+    fn append(this: &DocumentSink, address: usize, length: usize, expected: f64);
 }
 
 /// Output gathered before it is copied out of the module as one chunk.
@@ -87,8 +101,11 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<(DocumentRun, JsValue)
     Ok((
         DocumentRun {
             state,
-            output: Vec::new(),
-            chunks: js_sys::Array::new(),
+            output: Output {
+                pending: Vec::new(),
+                sink: DocumentSink::new(wasm_bindgen::memory()),
+                copied: 0,
+            },
         },
         options.value(),
     ))
@@ -130,10 +147,32 @@ enum State {
 #[wasm_bindgen(js_name = DocumentRun, skip_typescript)]
 pub struct DocumentRun {
     state: State,
-    /// Output not yet copied out.
-    output: Vec<u8>,
-    /// Output copied out, as `Uint8Array`s each ending with a whole item.
-    chunks: js_sys::Array,
+    output: Output,
+}
+
+/// The scored document on its way out of the module.
+struct Output {
+    /// Bytes not yet copied out.
+    pending: Vec<u8>,
+    /// Where the bytes are copied, each chunk ending with a whole item.
+    sink: DocumentSink,
+    /// Bytes copied out so far.
+    copied: usize,
+}
+
+impl Output {
+    fn written(&self) -> usize {
+        self.copied + self.pending.len()
+    }
+
+    /// Copies the pending bytes out of the module; `expected` is the estimated size of the
+    /// whole document, the room the sink makes when it grows.
+    fn flush(&mut self, expected: f64) {
+        self.sink
+            .append(self.pending.as_ptr().addr(), self.pending.len(), expected);
+        self.copied += self.pending.len();
+        self.pending.clear();
+    }
 }
 
 #[wasm_bindgen(js_class = DocumentRun)]
@@ -164,51 +203,47 @@ impl DocumentRun {
             return Ok(false);
         };
         let more = stream
-            .write_next(text, &mut self.output)
+            .write_next(text, &mut self.output.pending)
             .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))?;
-        if self.output.len() >= CHUNK_BYTES {
-            flush(&mut self.output, &self.chunks);
+        if self.output.pending.len() >= CHUNK_BYTES {
+            let per_item = self.output.written() as f64 / stream.done().max(1) as f64;
+            self.output
+                .flush(per_item * stream.total() as f64 * EXPECTED_MARGIN);
         }
         Ok(more)
     }
 
-    /// The scored document as UTF-8 chunks (`chunks`, ending with a newline as the CLI writes
-    /// it), the summary and the diagnostics.
+    /// The sink holding the scored document's UTF-8 bytes (`sink`, ending with a newline as the
+    /// CLI writes it), the summary and the diagnostics.
     ///
     /// # Errors
     /// When a value cannot be written (never for these types).
     pub fn finish(self) -> Result<JsValue, JsValue> {
-        let DocumentRun {
-            state,
-            mut output,
-            chunks,
-        } = self;
+        let DocumentRun { state, mut output } = self;
         let streamed = match state {
             State::Streaming { stream, .. } => stream.finish(),
             State::Written { text, streamed } => {
-                output = text.into_bytes();
+                output.pending = text.into_bytes();
                 streamed
             }
         };
-        output.push(b'\n');
-        flush(&mut output, &chunks);
-        scored(&chunks, &streamed.summary, &streamed.diagnostics)
+        output.pending.push(b'\n');
+        output.flush(output.written() as f64);
+        scored(&output.sink, &streamed.summary, &streamed.diagnostics)
     }
 }
 
-/// Copies `output` out of the module as one more chunk and empties it.
-fn flush(output: &mut Vec<u8>, chunks: &js_sys::Array) {
-    chunks.push(&js_sys::Uint8Array::from(output.as_slice()));
-    output.clear();
-}
+/// The share added to the output size projected from the items written so far, so that the
+/// sink rarely grows twice.
+const EXPECTED_MARGIN: f64 = 1.05;
 
 fn scored(
-    chunks: &js_sys::Array,
+    sink: &DocumentSink,
     summary: &Summary,
     diagnostics: &[Diagnostic],
 ) -> Result<JsValue, JsValue> {
     let object = js_sys::Object::new();
-    js_sys::Reflect::set(&object, &"chunks".into(), chunks)?;
+    js_sys::Reflect::set(&object, &"sink".into(), sink)?;
     js_sys::Reflect::set(&object, &"summary".into(), &convert::to_js(summary)?)?;
     js_sys::Reflect::set(
         &object,
