@@ -1,5 +1,6 @@
 //! The summary table printed to stderr after scoring.
 
+use agenteval_core::text::decimal;
 use agenteval_core::Summary;
 
 /// Renders the per-evaluator table and the status counts.
@@ -16,12 +17,13 @@ pub fn table(summary: &Summary) -> String {
         "evaluator", "pass", "fail", "error", "skipped", "pass rate", "mean"
     );
     for (name, tally) in summary.per_evaluator() {
-        let rate = tally
-            .pass_rate
-            .map_or_else(|| "-".to_owned(), |rate| format!("{:.1}%", rate * 100.0));
+        let rate = tally.pass_rate.map_or_else(
+            || "-".to_owned(),
+            |rate| format!("{}%", decimal::fixed(rate * 100.0, 1)),
+        );
         let mean = tally
             .mean
-            .map_or_else(|| "-".to_owned(), |mean| format!("{mean:.3}"));
+            .map_or_else(|| "-".to_owned(), |mean| decimal::fixed(mean, 3));
         out.push_str(&format!(
             "{name:<width$}  {:>6} {:>6} {:>6} {:>7} {rate:>9} {mean:>8}\n",
             tally.pass, tally.fail, tally.error, tally.skipped

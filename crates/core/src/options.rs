@@ -1,6 +1,7 @@
 //! Typed reading of an evaluator's options object, with errors that name the option and what was
 //! expected. Shared by every evaluator so that option errors read the same everywhere.
 
+use crate::text::decimal;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
@@ -95,7 +96,9 @@ impl<'a> Options<'a> {
         match value.as_f64() {
             Some(number) if number.is_finite() && number >= min && number <= max => Ok(number),
             _ => Err(ConfigError::new(format!(
-                "option `{key}` must be a number between {min} and {max}, got {value}"
+                "option `{key}` must be a number between {} and {}, got {value}",
+                decimal::plain(min),
+                decimal::plain(max)
             ))),
         }
     }

@@ -57,7 +57,7 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
 impl PartialMatch {
     /// `Match score: 0.667`, plus ` (below threshold 0.5)` when the item failed.
     fn reason(&self, score: f64, passed: bool) -> String {
-        let mut text = format!("Match score: {score:.3}");
+        let mut text = format!("Match score: {}", decimal::fixed(score, 3));
         if !passed {
             text.push_str(&self.below_threshold);
         }

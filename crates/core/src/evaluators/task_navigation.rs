@@ -244,7 +244,8 @@ impl TaskNavigation {
         let (mut agent_steps, mut expected_steps) = steps(calls, &expected)?;
         let in_order = matches_in_order(self.mode, &agent_steps, &expected_steps);
         let (agent_count, expected_count) = (agent_steps.len(), expected_steps.len());
-        let true_positives = multiset::intersection_len(&mut agent_steps, &mut expected_steps);
+        let true_positives =
+            multiset::intersection_len_small(&mut agent_steps, &mut expected_steps);
         let [precision, recall, f1] =
             precision_recall_f1(agent_count, expected_count, true_positives);
         let passed = in_order.unwrap_or(true_positives == expected_count);

@@ -4,7 +4,7 @@
 /// `0.6666666666666666`); empty for NaN and infinities.
 pub(crate) fn number(value: f64) -> String {
     if value.is_finite() {
-        format!("{value}")
+        crate::text::decimal::plain(value)
     } else {
         String::new()
     }
@@ -18,7 +18,7 @@ pub(crate) fn optional_number(value: Option<f64>) -> String {
 /// A share as a percentage with one decimal (`66.7%`).
 pub(crate) fn percent(rate: f64) -> String {
     if rate.is_finite() {
-        format!("{:.1}%", rate * 100.0)
+        format!("{}%", crate::text::decimal::fixed(rate * 100.0, 1))
     } else {
         String::new()
     }
@@ -29,7 +29,7 @@ pub(crate) fn rounded(value: f64) -> String {
     if !value.is_finite() {
         return String::new();
     }
-    let text = format!("{value:.3}");
+    let text = crate::text::decimal::fixed(value, 3);
     let trimmed = text.trim_end_matches('0').trim_end_matches('.');
     if trimmed == "-0" {
         "0".to_owned()

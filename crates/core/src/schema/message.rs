@@ -90,10 +90,7 @@ pub(crate) fn range(node: &Node) -> String {
 }
 
 fn number(value: f64) -> String {
-    serde_json::Number::from_f64(value)
-        .map_or_else(|| value.to_string(), |n| n.to_string())
-        .trim_end_matches(".0")
-        .to_owned()
+    crate::text::decimal::plain(value)
 }
 
 /// A gloss for the patterns the schema uses, so users need not read regular expressions.

@@ -1,13 +1,13 @@
-//! Python's `repr(float)`: the shortest decimal digits that read back as the same `f64`, with
-//! CPython's tie-breaking and layout. The digits come from the standard library's shortest
-//! formatting, so the module carries no float tables of its own.
-
-use std::fmt::Write as _;
+//! Python's text of a float: `repr(float)` (the shortest decimal digits that read back as the
+//! same `f64`, with CPython's tie-breaking and layout) and `format(x, ".Nf")` (exactly rounded
+//! fixed point, as Rust's `{:.N}` also writes it). The shortest digits come from zmij, serde_json's
+//! float writer, which breaks ties to the even digit as CPython does; fixed point is computed
+//! exactly here, so the standard library's float formatting is not needed.
 
 /// The most significant digits a shortest round-trip `f64` needs.
 const MAX_DIGITS: usize = 17;
 
-/// Room for the longest text of an `f64` in any layout here.
+/// Room for the longest text of an `f64` in `repr`'s layout.
 const TEXT_BYTES: usize = 32;
 
 /// A finite number as `0.d1d2…dn × 10^(exponent + 1)`: its sign, its shortest significant digits
@@ -22,36 +22,7 @@ struct Shortest {
 /// The first-digit exponents `repr` writes in fixed notation (`0.0001` to `9999999999999998.0`).
 const FIXED_EXPONENTS: std::ops::Range<i32> = -4..16;
 
-/// The fewest shortest digits at which two candidates can lie equally near the number: shorter
-/// ones are always more than half an ulp apart.
-const TIE_DIGITS: usize = 16;
-
-/// Whether `magnitude`'s exact decimal expansion has at most 18 significant digits, the only case
-/// in which the shortest digits can end in a tie. The standard library breaks such ties upwards;
-/// CPython and serde_json pick the even digit (`1690060720831323.25` is `…323.2`).
-fn has_short_expansion(magnitude: f64) -> bool {
-    const MAX_EXACT: u128 = 1_000_000_000_000_000_000;
-    let bits = magnitude.to_bits();
-    let biased = ((bits >> 52) & 0x7FF) as i32;
-    let fraction = bits & ((1 << 52) - 1);
-    let (mantissa, exponent) = if biased == 0 {
-        (fraction, -1074)
-    } else {
-        (fraction | (1 << 52), biased - 1075)
-    };
-    if mantissa == 0 {
-        return false;
-    }
-    let zeros = mantissa.trailing_zeros();
-    let (odd, exponent) = (u128::from(mantissa >> zeros), exponent + zeros as i32);
-    match exponent {
-        0.. => magnitude < 1e18,
-        -25..0 => odd * 5u128.pow(exponent.unsigned_abs()) < MAX_EXACT,
-        _ => false,
-    }
-}
-
-/// A number's text, built in place: `{:e}` output or a finished layout (at most 25 bytes).
+/// A number's text, built in place (at most 25 bytes).
 struct Text {
     bytes: [u8; TEXT_BYTES],
     len: usize,
@@ -88,75 +59,55 @@ impl Text {
     }
 }
 
-impl std::fmt::Write for Text {
-    fn write_str(&mut self, text: &str) -> std::fmt::Result {
-        if self.len + text.len() > TEXT_BYTES {
-            return Err(std::fmt::Error);
-        }
-        self.push(text.as_bytes());
-        Ok(())
-    }
-}
-
 impl Shortest {
+    /// The shortest digits of a finite `value`, read from zmij's text of it (`1.5e-7`,
+    /// `123.0`, `1e16`, `0.001`).
     fn of(value: f64) -> Shortest {
-        let magnitude = value.abs();
-        let mut shortest = Shortest::read(value.is_sign_negative(), format_args!("{magnitude:e}"));
-        if shortest.len >= TIE_DIGITS && has_short_expansion(magnitude) {
-            let nearest = Shortest::read(
-                shortest.negative,
-                format_args!("{magnitude:.*e}", shortest.len - 1),
-            );
-            if nearest.reads_back_as(magnitude) {
-                shortest = nearest;
-            }
-        }
-        shortest
-    }
-
-    /// Reads the digits and exponent of `scientific`, a number written by `{:e}`.
-    fn read(negative: bool, scientific: std::fmt::Arguments<'_>) -> Shortest {
-        let mut buffer = Text::default();
-        let mut shortest = Shortest {
-            negative,
-            digits: [b'0'; MAX_DIGITS],
-            len: 1,
-            exponent: 0,
-        };
-        if buffer.write_fmt(scientific).is_err() {
-            return shortest;
-        }
-        let text = buffer.as_bytes();
+        let mut buffer = zmij::Buffer::new();
+        let text = buffer.format_finite(value.abs()).as_bytes();
         let split = text
             .iter()
-            .position(|&byte| byte == b'e')
+            .position(|&byte| byte == b'e' || byte == b'E')
             .unwrap_or(text.len());
-        let (mantissa, exponent) = text.split_at(split);
-        let mut len = 0;
-        for (slot, &digit) in shortest
-            .digits
-            .iter_mut()
-            .zip(mantissa.iter().filter(|byte| byte.is_ascii_digit()))
-        {
-            *slot = digit;
-            len += 1;
-        }
-        shortest.len = len.max(1);
-        shortest.exponent = std::str::from_utf8(exponent.get(1..).unwrap_or_default())
+        let (mantissa, power) = text.split_at(split);
+        let power: i32 = std::str::from_utf8(power.get(1..).unwrap_or_default())
             .ok()
-            .and_then(|exponent| exponent.parse().ok())
+            .and_then(|power| power.parse().ok())
             .unwrap_or(0);
+        let point = mantissa
+            .iter()
+            .position(|&byte| byte == b'.')
+            .unwrap_or(mantissa.len());
+        let mut shortest = Shortest {
+            negative: value.is_sign_negative(),
+            digits: [b'0'; MAX_DIGITS],
+            len: 0,
+            exponent: 0,
+        };
+        let mut first = None;
+        for (position, &digit) in mantissa.iter().enumerate() {
+            if !digit.is_ascii_digit() || (first.is_none() && digit == b'0') {
+                continue;
+            }
+            let position = position as i32;
+            first.get_or_insert(if position < point as i32 {
+                position
+            } else {
+                position - 1
+            });
+            if let Some(slot) = shortest.digits.get_mut(shortest.len) {
+                *slot = digit;
+                shortest.len += 1;
+            }
+        }
+        while shortest.len > 1 && shortest.digits().last() == Some(&b'0') {
+            shortest.len -= 1;
+        }
+        match first {
+            Some(first) => shortest.exponent = power + point as i32 - 1 - first,
+            None => shortest.len = 1,
+        }
         shortest
-    }
-
-    fn reads_back_as(&self, magnitude: f64) -> bool {
-        let mut text = Text::default();
-        text.push(self.digits());
-        let _ = write!(text, "e{}", self.exponent + 1 - self.len as i32);
-        std::str::from_utf8(text.as_bytes())
-            .ok()
-            .and_then(|text| text.parse::<f64>().ok())
-            == Some(magnitude)
     }
 
     fn digits(&self) -> &[u8] {
@@ -191,7 +142,11 @@ impl Shortest {
                 out.push(fraction);
             }
             out.push(if self.exponent < 0 { b"e-" } else { b"e+" });
-            let _ = write!(out, "{:02}", self.exponent.unsigned_abs());
+            let exponent = self.exponent.unsigned_abs();
+            if exponent < 10 {
+                out.push(b"0");
+            }
+            out.push(exponent.to_string().as_bytes());
         }
         out
     }
@@ -207,6 +162,154 @@ pub fn python_repr(value: f64) -> String {
         return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
     }
     String::from_utf8_lossy(Shortest::of(value).python_layout().as_bytes()).into_owned()
+}
+
+/// Rust's `{}` of an `f64`: the shortest round-trip digits, never in exponent form, without a
+/// fractional part when there is none (`1`, `0.5`, `0.0000001`, `-0`, `NaN`, `inf`).
+pub fn plain(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
+    }
+    let shortest = Shortest::of(value);
+    let digits = std::str::from_utf8(shortest.digits()).unwrap_or_default();
+    let mut text = String::with_capacity(digits.len() + 4);
+    if shortest.negative {
+        text.push('-');
+    }
+    if value == 0.0 {
+        text.push('0');
+        return text;
+    }
+    let point = shortest.exponent + 1;
+    if point <= 0 {
+        text.push_str("0.");
+        text.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
+        text.push_str(digits);
+    } else {
+        let point = point.unsigned_abs() as usize;
+        let (whole, fraction) = digits.split_at_checked(point).unwrap_or((digits, ""));
+        text.push_str(whole);
+        text.extend(std::iter::repeat_n('0', point.saturating_sub(digits.len())));
+        if !fraction.is_empty() {
+            text.push('.');
+            text.push_str(fraction);
+        }
+    }
+    text
+}
+
+/// The most decimal places [`fixed`] writes.
+pub const MAX_PLACES: u32 = 9;
+
+/// `value` with `places` decimals (at most [`MAX_PLACES`]), exactly rounded with ties to even:
+/// Python's `format(value, ".Nf")` and Rust's `{:.N}` (`0.667`, `-0.000`, `2.500`). NaN and the
+/// infinities are written as Python writes them.
+pub fn fixed(value: f64, places: u32) -> String {
+    if value.is_nan() {
+        return "nan".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
+    }
+    let places = places.min(MAX_PLACES);
+    let mut digits = scaled_digits(value.abs(), places);
+    let width = places as usize + 1;
+    if digits.len() < width {
+        digits.splice(0..0, std::iter::repeat_n(b'0', width - digits.len()));
+    }
+    let mut text = String::with_capacity(digits.len() + 2);
+    if value.is_sign_negative() {
+        text.push('-');
+    }
+    let (whole, fraction) = digits
+        .split_at_checked(digits.len().saturating_sub(places as usize))
+        .unwrap_or((&digits, &[]));
+    text.push_str(std::str::from_utf8(whole).unwrap_or_default());
+    if places > 0 {
+        text.push('.');
+        text.push_str(std::str::from_utf8(fraction).unwrap_or_default());
+    }
+    text
+}
+
+/// The decimal digits of `magnitude × 10^places` rounded to an integer with ties to even.
+fn scaled_digits(magnitude: f64, places: u32) -> Vec<u8> {
+    let (mantissa, exponent) = decompose(magnitude);
+    let scale = 10u128.pow(places);
+    let product = u128::from(mantissa) * scale;
+    if exponent >= 0 {
+        if exponent <= 40 {
+            return (product << exponent).to_string().into_bytes();
+        }
+        let mut digits = big_shifted_digits(mantissa, exponent.unsigned_abs());
+        digits.extend(std::iter::repeat_n(b'0', places as usize));
+        return digits;
+    }
+    let shift = exponent.unsigned_abs();
+    if shift >= 128 {
+        return b"0".to_vec();
+    }
+    let quotient = product >> shift;
+    let remainder = product - (quotient << shift);
+    let half = 1u128 << (shift - 1);
+    let rounded = if remainder > half || (remainder == half && quotient & 1 == 1) {
+        quotient + 1
+    } else {
+        quotient
+    };
+    rounded.to_string().into_bytes()
+}
+
+/// A finite, non-negative `magnitude` as `mantissa × 2^exponent`.
+fn decompose(magnitude: f64) -> (u64, i32) {
+    let bits = magnitude.to_bits();
+    let biased = ((bits >> 52) & 0x7FF) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1 << 52), biased - 1075)
+    }
+}
+
+/// The decimal digits of `mantissa × 2^shift`, through base-10⁹ limbs (least significant first).
+fn big_shifted_digits(mantissa: u64, shift: u32) -> Vec<u8> {
+    const BASE: u64 = 1_000_000_000;
+    let mut limbs = vec![
+        mantissa % BASE,
+        mantissa / BASE % BASE,
+        mantissa / (BASE * BASE),
+    ];
+    let mut left = shift;
+    while left > 0 {
+        let step = left.min(32);
+        let mut carry = 0u64;
+        for limb in &mut limbs {
+            let value = (*limb << step) + carry;
+            *limb = value % BASE;
+            carry = value / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+        left -= step;
+    }
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut text = String::new();
+    for (position, limb) in limbs.iter().rev().enumerate() {
+        if position == 0 {
+            text.push_str(&limb.to_string());
+        } else {
+            text.push_str(&format!("{limb:09}"));
+        }
+    }
+    text.into_bytes()
 }
 
 #[cfg(test)]
@@ -254,10 +357,8 @@ mod tests {
         }
     }
 
-    /// Numbers from every binade, integers and quarters where shortest digits tie: the same
-    /// digits as serde_json's own shortest float writer, which also breaks ties to even.
-    #[test]
-    fn digits_are_the_nearest_shortest_with_ties_to_even() {
+    /// Numbers from every binade, integers and quarters where shortest digits tie.
+    fn sample_values() -> Vec<f64> {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         let mut next = move || {
             state ^= state << 13;
@@ -286,18 +387,132 @@ mod tests {
             values.push(whole as f64 + (next() % 4) as f64 / 4.0);
             values.push((10_000_000_000_000_000 + next() % 990_000_000_000_000_000) as f64);
         }
-        for value in values
+        values.retain(|value| value.is_finite() && *value != 0.0);
+        values
+    }
+
+    /// Checks `ours` against `oracle`, the standard library's text of `value`: the same shortest
+    /// digits, or a tie that the standard library breaks upwards and CPython to the even digit.
+    /// True for a tie.
+    fn same_or_even_tie(value: f64, ours: &str, oracle: &str) -> bool {
+        let (digits, exponent) = digits_and_exponent(ours);
+        let (std_digits, std_exponent) = digits_and_exponent(oracle);
+        assert_eq!(ours.starts_with('-'), value.is_sign_negative(), "{value:e}");
+        assert_eq!(ours.parse::<f64>().unwrap(), value, "{ours}");
+        assert_eq!(digits.len(), std_digits.len(), "{value:e}: {ours}");
+        if (digits.as_str(), exponent) == (std_digits.as_str(), std_exponent) {
+            return false;
+        }
+        let last = digits.len() - 1;
+        let (ours_last, std_last) = (digits.as_bytes()[last], std_digits.as_bytes()[last]);
+        assert!(
+            ours_last % 2 == 0 && std_last == ours_last + 1,
+            "{value:e}: {ours} against {oracle}"
+        );
+        assert_eq!(digits[..last], std_digits[..last], "{value:e}");
+        true
+    }
+
+    #[test]
+    fn digits_are_the_nearest_shortest_with_ties_to_even() {
+        let ties = sample_values()
             .into_iter()
-            .filter(|value| value.is_finite() && *value != 0.0)
-        {
-            let ours = python_repr(value);
+            .filter(|&value| same_or_even_tie(value, &python_repr(value), &format!("{value:e}")))
+            .count();
+        assert!(ties > 100, "the sample holds ties: {ties}");
+    }
+
+    /// The standard library's `{}` is the oracle, in every binade: the same layout, and the same
+    /// digits except at ties.
+    #[test]
+    fn plain_matches_the_standard_library_but_ties_go_to_even() {
+        let mut ties = 0;
+        for value in sample_values() {
+            let (ours, oracle) = (plain(value), format!("{value}"));
+            assert!(!ours.contains('e'), "{value:e}: {ours}");
             assert_eq!(
-                digits_and_exponent(&ours),
-                digits_and_exponent(&serde_json::to_string(&value).unwrap()),
-                "{value:e}"
+                ours.contains('.'),
+                oracle.contains('.'),
+                "{value:e}: {ours}"
             );
-            assert_eq!(ours.starts_with('-'), value < 0.0, "{value:e}");
-            assert_eq!(ours.parse::<f64>().unwrap(), value, "{ours}");
+            if same_or_even_tie(value, &ours, &oracle) {
+                ties += 1;
+            } else {
+                assert_eq!(ours, oracle);
+            }
+        }
+        assert!(ties > 100, "the sample holds ties: {ties}");
+        for value in [
+            0.0,
+            -0.0,
+            1.0,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(plain(value), format!("{value}"), "{value:e}");
+        }
+    }
+
+    #[test]
+    fn fixed_matches_python_format() {
+        let cases = [
+            (0.6666666666666666, 3, "0.667"),
+            (0.0625, 3, "0.062"),
+            (0.0625, 2, "0.06"),
+            (0.165, 2, "0.17"),
+            (0.125, 2, "0.12"),
+            (0.375, 2, "0.38"),
+            (2.5, 0, "2"),
+            (3.5, 0, "4"),
+            (-0.0001, 3, "-0.000"),
+            (-0.0, 1, "-0.0"),
+            (66.66666666666667, 1, "66.7"),
+            (1e22, 1, "10000000000000000000000.0"),
+            (1e300, 0, "1000000000000000052504760255204420248704468581108159154915854115511802457988908195786371375080447864043704443832883878176942523235360430575644792184786706982848387200926575803737830233794788090059368953234970799945081119038967640880074652742780142494579258788820056842838115669472196386865459400540160"),
+            (5e-324, 3, "0.000"),
+            (f64::NAN, 3, "nan"),
+            (f64::NEG_INFINITY, 3, "-inf"),
+        ];
+        for (value, places, expected) in cases {
+            assert_eq!(
+                fixed(value, places),
+                expected,
+                "{value:e} to {places} places"
+            );
+        }
+    }
+
+    /// The standard library's `{:.N}`, which also rounds the exact value with ties to even, is
+    /// the oracle for every binade and every number of places.
+    #[test]
+    fn fixed_matches_the_standard_library() {
+        for (index, value) in sample_values().into_iter().enumerate() {
+            let places = (index % (MAX_PLACES as usize + 1)) as u32;
+            assert_eq!(
+                fixed(value, places),
+                format!("{value:.*}", places as usize),
+                "{value:e} to {places} places"
+            );
+        }
+        for places in 0..=MAX_PLACES {
+            for value in [
+                0.5,
+                1.5,
+                2.5,
+                0.25,
+                0.125,
+                0.0625,
+                1.0 / 1024.0,
+                4503599627370496.5,
+            ] {
+                assert_eq!(fixed(value, places), format!("{value:.*}", places as usize));
+                assert_eq!(
+                    fixed(-value, places),
+                    format!("{:.*}", places as usize, -value)
+                );
+            }
         }
     }
 }
