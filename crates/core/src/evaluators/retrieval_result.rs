@@ -309,6 +309,7 @@ impl RetrievalResult {
         let mut matched_items = Vec::new();
         let mut missing_items = Vec::new();
         let mut missing_texts = Vec::new();
+        let mut missing_reason = None;
         for item in &self.expected_items {
             let best = hits.candidates.iter().find(|candidate| {
                 hits.extracts
@@ -321,7 +322,9 @@ impl RetrievalResult {
                 Some(candidate) => matched_items.push(matched_item(item, candidate)),
                 None => {
                     missing_texts.push(item.original.as_str());
-                    missing_items.push(self.missing_item(item, evaluated));
+                    let reason =
+                        missing_reason.get_or_insert_with(|| self.missing_reason(evaluated));
+                    missing_items.push(missing_item(item, reason));
                 }
             }
         }
@@ -364,8 +367,9 @@ impl RetrievalResult {
             .with_detail("extract_failures", extract_failures)
     }
 
-    fn missing_item(&self, item: &Term, evaluated: usize) -> Value {
-        let reason = if evaluated == 0 {
+    /// Why an expected item counts as missing, the same for every missing item.
+    fn missing_reason(&self, evaluated: usize) -> String {
+        if evaluated == 0 {
             format!("No retrieval hits within rank {}", self.max_rank)
         } else {
             format!(
@@ -373,49 +377,48 @@ impl RetrievalResult {
                 counted(evaluated, "hit", "hits"),
                 self.max_rank
             )
-        };
-        let mut object = Map::new();
-        object.insert(
-            "extractMatch".to_owned(),
-            Value::from(item.original.as_str()),
-        );
-        object.insert("reason".to_owned(), Value::from(reason));
-        Value::Object(object)
+        }
     }
 
     fn reason(&self, evaluated: usize, matched: usize, missing: &[&str], count_ok: bool) -> String {
-        let mut parts = Vec::with_capacity(2);
+        use std::fmt::Write as _;
+        let mut reason = String::with_capacity(128);
         let expected = self.expected_items.len();
         if expected > 0 {
-            if missing.is_empty() {
-                parts.push(format!(
-                    "all {} found within rank {}",
-                    counted(expected, "expected item", "expected items"),
-                    self.max_rank
-                ));
+            let items = counted(expected, "expected item", "expected items");
+            let _ = if missing.is_empty() {
+                write!(reason, "all {items} found within rank {}; ", self.max_rank)
             } else {
-                parts.push(format!(
-                    "{matched} of {} found within rank {}; missing: {}",
-                    counted(expected, "expected item", "expected items"),
+                write!(
+                    reason,
+                    "{matched} of {items} found within rank {}; missing: {}; ",
                     self.max_rank,
                     quoted_list(missing)
-                ));
-            }
+                )
+            };
         }
-        match self.min_expected_count {
-            Some(minimum) => parts.push(format!(
-                "{}{} within rank {} (minimum {minimum})",
+        let results = counted(evaluated, "result", "results");
+        let _ = match self.min_expected_count {
+            Some(minimum) => write!(
+                reason,
+                "{}{results} within rank {} (minimum {minimum})",
                 if count_ok { "" } else { "only " },
-                counted(evaluated, "result", "results"),
                 self.max_rank
-            )),
-            None => parts.push(format!(
-                "{} evaluated",
-                counted(evaluated, "result", "results")
-            )),
-        }
-        capitalize(&parts.join("; "))
+            ),
+            None => write!(reason, "{results} evaluated"),
+        };
+        capitalize(reason)
     }
+}
+
+fn missing_item(item: &Term, reason: &str) -> Value {
+    let mut object = Map::new();
+    object.insert(
+        "extractMatch".to_owned(),
+        Value::from(item.original.as_str()),
+    );
+    object.insert("reason".to_owned(), Value::from(reason));
+    Value::Object(object)
 }
 
 fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
@@ -431,11 +434,17 @@ fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
     Value::Object(object)
 }
 
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+/// `text` with its first character upper-cased (in place when it is ASCII).
+fn capitalize(mut text: String) -> String {
+    match text.chars().next() {
+        Some(first) if first.is_ascii() => {
+            if let Some(head) = text.get_mut(..1) {
+                head.make_ascii_uppercase();
+            }
+            text
+        }
+        Some(first) => first.to_uppercase().chain(text.chars().skip(1)).collect(),
+        None => text,
     }
 }
 
