@@ -218,7 +218,7 @@ fn citation_objects(citations: &[Marker<'_>]) -> Value {
             .iter()
             .enumerate()
             .map(|(position, marker)| {
-                let mut object = Map::new();
+                let mut object = Map::with_capacity(3);
                 object.insert("index".to_owned(), Value::from(position + 1));
                 object.insert("text".to_owned(), Value::from(marker.id));
                 if let Some(source) = marker.source {

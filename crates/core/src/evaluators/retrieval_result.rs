@@ -412,7 +412,7 @@ impl RetrievalResult {
 }
 
 fn missing_item(item: &Term, reason: &str) -> Value {
-    let mut object = Map::new();
+    let mut object = Map::with_capacity(2);
     object.insert(
         "extractMatch".to_owned(),
         Value::from(item.original.as_str()),
@@ -422,7 +422,7 @@ fn missing_item(item: &Term, reason: &str) -> Value {
 }
 
 fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
-    let mut object = Map::new();
+    let mut object = Map::with_capacity(3);
     object.insert(
         "extractMatch".to_owned(),
         Value::from(item.original.as_str()),
