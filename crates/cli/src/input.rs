@@ -87,7 +87,8 @@ pub enum Source {
 }
 
 /// Reads enough of `reader` to tell JSONL from a JSON document: JSONL when the first non-empty
-/// line is a complete JSON object and the next non-empty line starts with `{`.
+/// line is a complete JSON object and the next non-empty line starts with `{`. The first line is
+/// checked last, so a document written on one line is not parsed an extra time here.
 pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
     let Opened { mut reader, size } = opened;
     let read_error = |error: io::Error| UsageError(format!("{name}: cannot read: {error}"));
@@ -114,17 +115,17 @@ pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
         if trimmed.is_empty() {
             continue;
         }
-        let is_row = if head.is_empty() {
-            trimmed.starts_with(b"{") && is_json(trimmed)
-        } else {
-            trimmed.starts_with(b"{")
-        };
-        if !is_row {
+        if !trimmed.starts_with(b"{") {
             break;
         }
         head.push((number, start..consumed.len()));
     }
-    if head.len() == 2 {
+    let first_is_json = || {
+        head.first()
+            .and_then(|(_, range)| consumed.get(range.clone()))
+            .is_some_and(|line| is_json(line.trim_ascii()))
+    };
+    if head.len() == 2 && first_is_json() {
         let head = head
             .into_iter()
             .map(|(number, range)| {
@@ -196,4 +197,58 @@ pub fn validate(dataset: &str, config: Option<&Path>) -> Result<u8, UsageError> 
     }
     eprintln!("{name}: valid {dialect} dataset with {entries} item(s)");
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sniffed(text: &str) -> Source {
+        let opened = Opened {
+            reader: Box::new(io::Cursor::new(text.as_bytes().to_vec())),
+            size: None,
+        };
+        sniff(opened, "test").unwrap()
+    }
+
+    fn whole(text: &str) -> Vec<u8> {
+        match sniffed(text) {
+            Source::Whole(bytes) => bytes,
+            Source::Lines { head, .. } => panic!("{text:?} read as JSON Lines: {head:?}"),
+        }
+    }
+
+    #[test]
+    fn two_object_lines_are_json_lines() {
+        let Source::Lines {
+            head,
+            mut rest,
+            last_line,
+        } = sniffed("\n{\"a\": 1}\n\n{\"b\": 2}\n{\"c\": 3}\n")
+        else {
+            panic!("not read as JSON Lines");
+        };
+        let rows: Vec<(usize, &[u8])> = head.iter().map(|(n, line)| (*n, &line[..])).collect();
+        assert_eq!(rows, [(2, &b"{\"a\": 1}"[..]), (4, &b"{\"b\": 2}"[..])]);
+        assert_eq!(last_line, 4);
+        let mut unread = String::new();
+        rest.read_to_string(&mut unread).unwrap();
+        assert_eq!(unread, "{\"c\": 3}\n");
+    }
+
+    #[test]
+    fn documents_are_read_whole_and_unchanged() {
+        for text in [
+            "{\"items\": []}",
+            "{\"items\": []}\n",
+            "\n\n{\"items\": [{\"prompt\": \"p\"}]}\n\n",
+            "{\n  \"items\": []\n}\n",
+            "[\n{\"prompt\": \"p\"},\n{\"prompt\": \"q\"}\n]",
+            "{\"a\":\n{\"b\": 2}\n}",
+            "not json at all\n{\"b\": 2}\n",
+            "",
+        ] {
+            assert_eq!(whole(text), text.as_bytes(), "{text:?}");
+        }
+    }
 }
