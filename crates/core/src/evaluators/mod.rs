@@ -130,9 +130,9 @@ pub fn score_key(name: &str) -> String {
     if find(name).is_none() {
         return name.to_owned();
     }
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
+    let mut key = name.to_owned();
+    if let Some(first) = key.get_mut(..1) {
+        first.make_ascii_lowercase();
     }
+    key
 }
