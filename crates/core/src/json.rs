@@ -4,8 +4,8 @@
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
 //! owns [`outline`], which checks a whole document and finds its items without parsing them
-//! (mostly in one pass of its own, `scan`), and [`member`], the object lookup the per-item hot
-//! paths use.
+//! (mostly in one pass of its own, `scan`), [`parse_checked`], which builds those items without
+//! checking them again (`build`), and [`member`], the object lookup the per-item hot paths use.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -17,6 +17,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::Diagnostic;
 
+mod build;
 mod scan;
 
 /// The longest string (value or key) accepted, in bytes of UTF-8: 1 MiB.
@@ -133,13 +134,16 @@ pub fn parse_element(element: &str) -> Result<Value, Diagnostic> {
         .unwrap_or_default())
 }
 
-/// Parses a part of a text [`parse_str`] was shown to accept (an element of its [`outline`]):
-/// serde_json's own parser, without repeating the checks.
+/// Parses a part of a text [`parse_str`] was shown to accept (an element of its [`outline`]),
+/// without repeating the checks: built directly (`build`), else by serde_json's own parser.
 ///
 /// # Errors
 /// Only for text that is not JSON, at a line and column relative to it.
 pub fn parse_checked(text: &str) -> Result<Value, Diagnostic> {
-    serde_json::from_str(text).map_err(|error| diagnose(text, &error))
+    match build::value(text) {
+        Some(value) => Ok(value),
+        None => serde_json::from_str(text).map_err(|error| diagnose(text, &error)),
+    }
 }
 
 /// Whether [`parse_str`] accepts `text`, checked without building the value.

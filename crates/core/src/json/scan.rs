@@ -315,7 +315,7 @@ impl<'t> Scanner<'t, '_> {
 /// control character. Eight bytes are tested at a time as one `u64` (the last few padded with
 /// spaces): in each test's mask the lowest flagged byte is exact (a false flag can only follow a
 /// true one), so the lowest flag of all three is the first byte that needs attention.
-fn plain_run(bytes: &[u8]) -> usize {
+pub(super) fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let below = |word: u64, limit: u8| word.wrapping_sub(ONES * u64::from(limit)) & !word;
@@ -378,7 +378,7 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{is_acceptable, parse_element, parse_outline};
+    use super::super::{is_acceptable, parse_checked, parse_element, parse_outline};
     use super::*;
 
     /// Whether the scan decided `text`; when it did, the text must be acceptable and the spans
@@ -394,6 +394,10 @@ mod tests {
         );
         let exact = parse_outline(text, "items").expect("serde_json outlines it");
         assert_eq!(spans.elements, exact.elements, "{shown}");
+        for element in &spans.elements {
+            let expected: serde_json::Value = serde_json::from_str(element).unwrap();
+            assert_eq!(parse_checked(element).unwrap(), expected, "{shown}");
+        }
         let keys: Vec<&str> = spans.members.iter().map(|(key, _)| *key).collect();
         let exact_keys: Vec<&str> = exact.members.keys().map(String::as_str).collect();
         assert_eq!(keys, exact_keys, "{shown}");

@@ -1,0 +1,283 @@
+//! Builds the `serde_json::Value` of JSON text that [`super::scan`] has already checked, without
+//! serde's visitor machinery: strings without escapes are copied as they are and short integers
+//! are read here; escaped strings and every other number are handed to serde_json, so each value
+//! is exactly the one serde_json builds. `None` for anything the checked text cannot hold, so the
+//! caller can fall back to serde_json for the whole text.
+
+use serde_json::{Map, Number, Value};
+
+use super::scan::plain_run;
+
+/// The value of `text`, one JSON value with optional surrounding whitespace.
+pub(super) fn value(text: &str) -> Option<Value> {
+    let mut builder = Builder { text, pos: 0 };
+    let value = builder.value()?;
+    builder.skip_whitespace();
+    (builder.pos == text.len()).then_some(value)
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    pos: usize,
+}
+
+impl Builder<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes().get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.pos += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.skip_whitespace();
+        (self.peek()? == byte).then(|| self.pos += 1)
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        self.skip_whitespace();
+        Some(match self.peek()? {
+            b'{' => Value::Object(self.object()?),
+            b'[' => Value::Array(self.array()?),
+            b'"' => Value::String(self.string()?),
+            b't' => self.literal("true", Value::Bool(true))?,
+            b'f' => self.literal("false", Value::Bool(false))?,
+            b'n' => self.literal("null", Value::Null)?,
+            _ => Value::Number(self.number()?),
+        })
+    }
+
+    fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
+        let end = self.pos + word.len();
+        (self.text.get(self.pos..end)? == word).then(|| {
+            self.pos = end;
+            value
+        })
+    }
+
+    fn object(&mut self) -> Option<Map<String, Value>> {
+        self.pos += 1;
+        let mut members = Map::with_capacity(7);
+        self.skip_whitespace();
+        if self.peek()? == b'}' {
+            self.pos += 1;
+            return Some(members);
+        }
+        loop {
+            self.skip_whitespace();
+            let key = self.string()?;
+            self.expect(b':')?;
+            let member = self.value()?;
+            members.insert(key, member);
+            self.skip_whitespace();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b'}' => {
+                    self.pos += 1;
+                    return Some(members);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn array(&mut self) -> Option<Vec<Value>> {
+        self.pos += 1;
+        let mut elements = Vec::new();
+        self.skip_whitespace();
+        if self.peek()? == b']' {
+            self.pos += 1;
+            return Some(elements);
+        }
+        loop {
+            elements.push(self.value()?);
+            self.skip_whitespace();
+            match self.peek()? {
+                b',' => self.pos += 1,
+                b']' => {
+                    self.pos += 1;
+                    return Some(elements);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A string at `pos` (its opening quote): copied when it holds no escape, else decoded by
+    /// serde_json.
+    fn string(&mut self) -> Option<String> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.pos + 1;
+        let end = start + plain_run(self.bytes().get(start..)?);
+        match self.bytes().get(end)? {
+            b'"' => {
+                self.pos = end + 1;
+                self.text.get(start..end).map(str::to_owned)
+            }
+            b'\\' => {
+                let close = self.escaped_string_end(end)?;
+                let quoted = self.text.get(start - 1..=close)?;
+                self.pos = close + 1;
+                serde_json::from_str(quoted).ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// The position of the closing quote of a string with an escape at `backslash`.
+    fn escaped_string_end(&self, mut backslash: usize) -> Option<usize> {
+        loop {
+            let after = backslash + 2;
+            let end = after + plain_run(self.bytes().get(after..)?);
+            match self.bytes().get(end)? {
+                b'"' => return Some(end),
+                b'\\' => backslash = end,
+                _ => return None,
+            }
+        }
+    }
+
+    /// A number: integers of at most 18 digits are read here, others by serde_json (which reads
+    /// `-0` as the float `-0.0`).
+    fn number(&mut self) -> Option<Number> {
+        let start = self.pos;
+        let negative = self.peek()? == b'-';
+        let digits_start = start + usize::from(negative);
+        let mut end = digits_start;
+        let mut magnitude: u64 = 0;
+        while let Some(digit) = self.bytes().get(end).filter(|byte| byte.is_ascii_digit()) {
+            magnitude = magnitude
+                .wrapping_mul(10)
+                .wrapping_add(u64::from(digit - b'0'));
+            end += 1;
+        }
+        let is_plain_integer = end > digits_start
+            && end - digits_start <= 18
+            && !(negative && magnitude == 0)
+            && !matches!(self.bytes().get(end), Some(b'.' | b'e' | b'E'));
+        if is_plain_integer {
+            self.pos = end;
+            let magnitude = i64::try_from(magnitude).ok()?;
+            return Some(if negative {
+                Number::from(-magnitude)
+            } else {
+                Number::from(magnitude)
+            });
+        }
+        while matches!(
+            self.bytes().get(end),
+            Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+        ) {
+            end += 1;
+        }
+        let number = serde_json::from_str(self.text.get(start..end)?).ok()?;
+        self.pos = end;
+        Some(number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same_as_serde_json(text: &str) {
+        let expected: Value = serde_json::from_str(text).unwrap();
+        let built = value(text).unwrap_or_else(|| panic!("not built: {text}"));
+        assert_eq!(built, expected, "{text}");
+        assert_eq!(built.to_string(), expected.to_string(), "{text}");
+    }
+
+    #[test]
+    fn builds_what_serde_json_builds() {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "123456789012345678",
+            "-123456789012345678",
+            "1234567890123456789",
+            "-1234567890123456789",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "1.5",
+            "-0.0",
+            "1e5",
+            "1E+5",
+            "-2.5e-3",
+            "100.0",
+            "true",
+            "false",
+            "null",
+            r#""""#,
+            r#""plain text é 日本 😀""#,
+            r#""say \"hi\" \\ \/ \b\f\n\r\t \u00e9 \ud83d\ude00 \u0000 end""#,
+            r#""\\""#,
+            "[]",
+            "{}",
+            " \n\t[ 1 , [ ] , { } , \"x\" ]\r\n",
+            r#"{"a": {"b": [1, {"c": null}], "d\"e": "f"}, "g": -0.5}"#,
+            r#"{"z": 1, "a": 2, "m": 3}"#,
+        ] {
+            same_as_serde_json(text);
+        }
+    }
+
+    #[test]
+    fn builds_random_values_as_serde_json_does() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |below: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % below
+        };
+        const ALPHABET: &[&str] = &[
+            "a", "Z", " ", "\"", "\\", "/", "\n", "\u{1}", "é", "日", "😀", "\u{7f}",
+        ];
+        fn random_value(depth: u32, next: &mut dyn FnMut(u64) -> u64) -> Value {
+            let string = |next: &mut dyn FnMut(u64) -> u64| -> String {
+                (0..next(12))
+                    .map(|_| ALPHABET[next(ALPHABET.len() as u64) as usize])
+                    .collect()
+            };
+            match next(if depth > 3 { 6 } else { 8 }) {
+                0 => Value::Null,
+                1 => Value::Bool(next(2) == 0),
+                2 => Value::from(next(u64::MAX) >> next(64)),
+                3 => Value::from(-((next(u64::MAX) >> (next(63) + 1)) as i64)),
+                4 => Value::from(f64::from_bits(next(u64::MAX)).clamp(-1e300, 1e300) / 3.0),
+                5 => Value::String(string(next)),
+                6 => Value::Array(
+                    (0..next(5))
+                        .map(|_| random_value(depth + 1, next))
+                        .collect(),
+                ),
+                _ => Value::Object(
+                    (0..next(6))
+                        .map(|_| (string(next), random_value(depth + 1, next)))
+                        .collect(),
+                ),
+            }
+        }
+        for round in 0..5_000 {
+            let value = random_value(0, &mut next);
+            let text = if round % 2 == 0 {
+                serde_json::to_string(&value).unwrap()
+            } else {
+                serde_json::to_string_pretty(&value).unwrap()
+            };
+            same_as_serde_json(&text);
+        }
+    }
+}
