@@ -277,15 +277,12 @@ fn f1_of_tokens<'t>(
 /// A token's length (capped) and first seven bytes in one number, so that most comparisons while
 /// sorting are one integer comparison. Equal tokens have equal keys.
 fn sort_key(token: &[u8]) -> u64 {
-    let mut prefix = [0u8; 8];
-    if let Some(length) = prefix.first_mut() {
-        *length = u8::try_from(token.len()).unwrap_or(u8::MAX);
-    }
-    let head = token.len().min(7);
-    if let (Some(slots), Some(bytes)) = (prefix.get_mut(1..=head), token.get(..head)) {
-        slots.copy_from_slice(bytes);
-    }
-    u64::from_be_bytes(prefix)
+    let length = u64::from(u8::try_from(token.len()).unwrap_or(u8::MAX)) << 56;
+    token
+        .iter()
+        .take(7)
+        .zip((0..56).step_by(8).rev())
+        .fold(length, |key, (&byte, shift)| key | (u64::from(byte) << shift))
 }
 
 #[cfg(test)]
