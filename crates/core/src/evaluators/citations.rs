@@ -127,24 +127,31 @@ impl Evaluator for Citations {
 impl Citations {
     fn reason(&self, format: Format, citations: &[Marker<'_>]) -> String {
         let count = citations.len();
-        let mut reason = if count == 0 {
-            format!("No citations found ({})", format.as_str())
+        let mut reason = String::with_capacity(64);
+        if count == 0 {
+            reason.push_str("No citations found (");
+            reason.push_str(format.as_str());
+            reason.push(')');
         } else {
-            let noun = if count == 1 { "citation" } else { "citations" };
-            let mut listed = citations
-                .iter()
-                .take(REASON_ID_LIMIT)
-                .map(|marker| marker.id)
-                .collect::<Vec<_>>()
-                .join(", ");
-            if count > REASON_ID_LIMIT {
-                listed.push_str(", …");
+            reason.push_str("Found ");
+            reason.push_str(&count.to_string());
+            reason.push_str(if count == 1 {
+                " unique citation ("
+            } else {
+                " unique citations ("
+            });
+            reason.push_str(format.as_str());
+            reason.push_str("): ");
+            for (position, marker) in citations.iter().take(REASON_ID_LIMIT).enumerate() {
+                if position > 0 {
+                    reason.push_str(", ");
+                }
+                reason.push_str(marker.id);
             }
-            format!(
-                "Found {count} unique {noun} ({}): {listed}",
-                format.as_str()
-            )
-        };
+            if count > REASON_ID_LIMIT {
+                reason.push_str(", …");
+            }
+        }
         if count < self.threshold {
             reason.push_str(&format!("; at least {} required", self.threshold));
         }

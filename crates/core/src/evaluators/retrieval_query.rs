@@ -292,7 +292,9 @@ pub(super) struct Counted<'a> {
 
 impl std::fmt::Display for Counted<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}", self.count, self.noun)
+        std::fmt::Display::fmt(&self.count, f)?;
+        f.write_str(" ")?;
+        f.write_str(self.noun)
     }
 }
 
@@ -310,7 +312,9 @@ impl std::fmt::Display for QuotedList<'_> {
             if position > 0 {
                 f.write_str(", ")?;
             }
-            write!(f, "'{text}'")?;
+            f.write_str("'")?;
+            f.write_str(text)?;
+            f.write_str("'")?;
         }
         Ok(())
     }

@@ -282,7 +282,9 @@ fn sort_key(token: &[u8]) -> u64 {
         .iter()
         .take(7)
         .zip((0..56).step_by(8).rev())
-        .fold(length, |key, (&byte, shift)| key | (u64::from(byte) << shift))
+        .fold(length, |key, (&byte, shift)| {
+            key | (u64::from(byte) << shift)
+        })
 }
 
 #[cfg(test)]
