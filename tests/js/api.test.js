@@ -2,11 +2,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import * as agenteval from "agenteval";
-import { document, examples } from "./helpers.js";
+import { document, examples, root } from "./helpers.js";
 
 const demo = await readFile(join(examples, "m365-demo.json"), "utf8");
 const foundryRows = await readFile(join(examples, "foundry-demo.jsonl"), "utf8");
@@ -340,6 +341,19 @@ test("scoreDocument output stays whole when items grow or shrink past the size p
     const asText = await agenteval.scoreDocument(text, { evaluatedAt });
     assert.equal(asText.document, new TextDecoder().decode(expected), `${name}: the text`);
   }
+});
+
+test("scoreDocument's output buffer keeps every byte when the size projected from the first items cannot be allocated", async () => {
+  const snippets = join(root, "pkg", "snippets");
+  const [snippet] = await readdir(snippets);
+  const { DocumentSink } = await import(pathToFileURL(join(snippets, snippet, "js", "drive.js")).href);
+  const text = "scored ✓ document";
+  const bytes = new TextEncoder().encode(text);
+  const sink = new DocumentSink({ buffer: bytes.buffer });
+  sink.append(0, 7, 2 ** 60);
+  sink.append(7, bytes.length - 7, 2 ** 60);
+  assert.equal(sink.take("string"), text);
+  assert.deepEqual([...sink.take("bytes")], [...bytes]);
 });
 
 test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {

@@ -125,12 +125,28 @@ export class DocumentSink {
   append(address, length, expected) {
     const needed = this.length + length;
     if (needed > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(needed, Math.ceil(expected), Math.ceil(this.bytes.length * 1.25)));
+      const grown = DocumentSink.allocate(Math.max(needed, Math.ceil(this.bytes.length * 1.25)), expected);
       grown.set(this.bytes.subarray(0, this.length));
       this.bytes = grown;
     }
     this.bytes.set(new Uint8Array(this.memory.buffer, address, length), this.length);
     this.length = needed;
+  }
+
+  /**
+   * A buffer of the `expected` size when that is more than `least`: the projection from the first
+   * items can be far too large (large items first, then many small ones), so when the runtime
+   * refuses that much, `least` will do.
+   */
+  static allocate(least, expected) {
+    if (expected > least) {
+      try {
+        return new Uint8Array(Math.ceil(expected));
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+      }
+    }
+    return new Uint8Array(least);
   }
 
   /** The document as bytes (`output: "bytes"`) or text; the buffer is trimmed when much is left over. */
