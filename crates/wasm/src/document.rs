@@ -5,8 +5,8 @@
 //! the module in chunks of whole items as it grows, so the module's memory stays near the size of
 //! the input: each chunk is copied straight from the module's memory into one buffer outside it
 //! (`DocumentSink` in `js/drive.js`), sized from the output per item so far (only as large as
-//! needed when the runtime refuses that projection), which the driver
-//! hands out as a `Uint8Array` (`output: "bytes"`) or decodes once into a string.
+//! needed when the runtime refuses that projection), which the driver hands out as a `Uint8Array`
+//! (`output: "bytes"`) or decodes once into a string.
 //! Inputs the streaming path declines (legacy forms, invalid documents, parsed objects) are read
 //! whole instead, which reports their problems exactly as `score` does.
 
