@@ -434,18 +434,12 @@ fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
     Value::Object(object)
 }
 
-/// `text` with its first character upper-cased (in place when it is ASCII).
+/// `text` with its first letter upper-cased; the reasons written here all start with ASCII.
 fn capitalize(mut text: String) -> String {
-    match text.chars().next() {
-        Some(first) if first.is_ascii() => {
-            if let Some(head) = text.get_mut(..1) {
-                head.make_ascii_uppercase();
-            }
-            text
-        }
-        Some(first) => first.to_uppercase().chain(text.chars().skip(1)).collect(),
-        None => text,
+    if let Some(head) = text.get_mut(..1) {
+        head.make_ascii_uppercase();
     }
+    text
 }
 
 #[cfg(test)]

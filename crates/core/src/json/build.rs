@@ -63,47 +63,47 @@ impl Builder<'_> {
     }
 
     fn object(&mut self) -> Option<Map<String, Value>> {
-        self.pos += 1;
         let mut members = Map::with_capacity(7);
-        self.skip_whitespace();
-        if self.peek()? == b'}' {
-            self.pos += 1;
-            return Some(members);
-        }
-        loop {
-            self.skip_whitespace();
-            let key = self.string()?;
-            self.expect(b':')?;
-            let member = self.value()?;
-            members.insert(key, member);
-            self.skip_whitespace();
-            match self.peek()? {
-                b',' => self.pos += 1,
-                b'}' => {
-                    self.pos += 1;
-                    return Some(members);
-                }
-                _ => return None,
-            }
-        }
+        self.sequence(b'}', |builder| {
+            builder.skip_whitespace();
+            let key = builder.string()?;
+            builder.expect(b':')?;
+            members.insert(key, builder.value()?);
+            Some(())
+        })?;
+        Some(members)
     }
 
     fn array(&mut self) -> Option<Vec<Value>> {
-        self.pos += 1;
         let mut elements = Vec::new();
+        self.sequence(b']', |builder| {
+            elements.push(builder.value()?);
+            Some(())
+        })?;
+        Some(elements)
+    }
+
+    /// The comma-separated entries of an array or object from its opening bracket at `pos` to
+    /// `close`, each read by `entry`.
+    fn sequence(
+        &mut self,
+        close: u8,
+        mut entry: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        self.pos += 1;
         self.skip_whitespace();
-        if self.peek()? == b']' {
+        if self.peek()? == close {
             self.pos += 1;
-            return Some(elements);
+            return Some(());
         }
         loop {
-            elements.push(self.value()?);
+            entry(self)?;
             self.skip_whitespace();
             match self.peek()? {
                 b',' => self.pos += 1,
-                b']' => {
+                byte if byte == close => {
                     self.pos += 1;
-                    return Some(elements);
+                    return Some(());
                 }
                 _ => return None,
             }

@@ -4,11 +4,10 @@
 //! float writer, which breaks ties to the even digit as CPython does; fixed point is computed
 //! exactly here, so the standard library's float formatting is not needed.
 
+use std::fmt::Write as _;
+
 /// The most significant digits a shortest round-trip `f64` needs.
 const MAX_DIGITS: usize = 17;
-
-/// Room for the longest text of an `f64` in `repr`'s layout.
-const TEXT_BYTES: usize = 32;
 
 /// A finite number as `0.d1d2…dn × 10^(exponent + 1)`: its sign, its shortest significant digits
 /// and the decimal exponent of the first of them.
@@ -22,43 +21,6 @@ struct Shortest {
 /// The first-digit exponents `repr` writes in fixed notation (`0.0001` to `9999999999999998.0`).
 const FIXED_EXPONENTS: std::ops::Range<i32> = -4..16;
 
-/// A number's text, built in place (at most 25 bytes).
-struct Text {
-    bytes: [u8; TEXT_BYTES],
-    len: usize,
-}
-
-impl Default for Text {
-    fn default() -> Text {
-        Text {
-            bytes: [0; TEXT_BYTES],
-            len: 0,
-        }
-    }
-}
-
-impl Text {
-    fn push(&mut self, bytes: &[u8]) {
-        let end = (self.len + bytes.len()).min(TEXT_BYTES);
-        if let Some(slot) = self.bytes.get_mut(self.len..end) {
-            slot.copy_from_slice(bytes.get(..end - self.len).unwrap_or_default());
-            self.len = end;
-        }
-    }
-
-    fn zeros(&mut self, count: usize) {
-        let end = (self.len + count).min(TEXT_BYTES);
-        if let Some(slot) = self.bytes.get_mut(self.len..end) {
-            slot.fill(b'0');
-            self.len = end;
-        }
-    }
-
-    fn as_bytes(&self) -> &[u8] {
-        self.bytes.get(..self.len).unwrap_or_default()
-    }
-}
-
 impl Shortest {
     /// The shortest digits of a finite `value`, read from zmij's text of it (`1.5e-7`,
     /// `123.0`, `1e16`, `0.001`).
@@ -69,7 +31,7 @@ impl Shortest {
             .iter()
             .position(|&byte| byte == b'e' || byte == b'E')
             .unwrap_or(text.len());
-        let (mantissa, power) = text.split_at(split);
+        let (mantissa, power) = text.split_at_checked(split).unwrap_or((text, &[]));
         let power: i32 = std::str::from_utf8(power.get(1..).unwrap_or_default())
             .ok()
             .and_then(|power| power.parse().ok())
@@ -114,91 +76,87 @@ impl Shortest {
         self.digits.get(..self.len).unwrap_or_default()
     }
 
-    fn python_layout(&self) -> Text {
-        let mut out = Text::default();
+    fn digit_text(&self) -> &str {
+        std::str::from_utf8(self.digits()).unwrap_or_default()
+    }
+
+    /// The number written out without an exponent (`0.00015`, `120`, `1.5`), with `.0` after a
+    /// whole number when `whole_gets_fraction`; the sign first when negative.
+    fn positional(&self, whole_gets_fraction: bool) -> String {
+        let digits = self.digit_text();
+        let point = self.exponent + 1;
+        let mut out = String::with_capacity(digits.len() + point.unsigned_abs() as usize + 4);
         if self.negative {
-            out.push(b"-");
+            out.push('-');
         }
-        let digits = self.digits();
-        if FIXED_EXPONENTS.contains(&self.exponent) {
-            let point = self.exponent + 1;
-            if point <= 0 {
-                out.push(b"0.");
-                out.zeros(point.unsigned_abs() as usize);
-                out.push(digits);
-            } else {
-                let point = point as usize;
-                let (whole, fraction) = digits.split_at(point.min(digits.len()));
-                out.push(whole);
-                out.zeros(point - whole.len());
-                out.push(b".");
-                out.push(if fraction.is_empty() { b"0" } else { fraction });
-            }
-        } else {
-            let (lead, fraction) = digits.split_at(1);
-            out.push(lead);
-            if !fraction.is_empty() {
-                out.push(b".");
-                out.push(fraction);
-            }
-            out.push(if self.exponent < 0 { b"e-" } else { b"e+" });
-            let exponent = self.exponent.unsigned_abs();
-            if exponent < 10 {
-                out.push(b"0");
-            }
-            out.push(exponent.to_string().as_bytes());
+        if point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
+            out.push_str(digits);
+            return out;
+        }
+        let point = point.unsigned_abs() as usize;
+        let (whole, fraction) = digits.split_at_checked(point).unwrap_or((digits, ""));
+        out.push_str(whole);
+        out.extend(std::iter::repeat_n('0', point.saturating_sub(digits.len())));
+        if !fraction.is_empty() {
+            out.push('.');
+            out.push_str(fraction);
+        } else if whole_gets_fraction {
+            out.push_str(".0");
         }
         out
+    }
+
+    /// The number in Python's exponent form (`1e+16`, `1.5e-07`).
+    fn scientific(&self) -> String {
+        let digits = self.digit_text();
+        let (lead, fraction) = digits.split_at_checked(1).unwrap_or((digits, ""));
+        let mut out = String::with_capacity(digits.len() + 6);
+        if self.negative {
+            out.push('-');
+        }
+        out.push_str(lead);
+        if !fraction.is_empty() {
+            out.push('.');
+            out.push_str(fraction);
+        }
+        let sign = if self.exponent < 0 { '-' } else { '+' };
+        let _ = write!(out, "e{sign}{:02}", self.exponent.unsigned_abs());
+        out
+    }
+}
+
+/// The text of NaN (`nan` for Python, `NaN` for Rust) and of the infinities; `None` for finite
+/// numbers.
+fn non_finite(value: f64, nan: &str) -> Option<String> {
+    if value.is_nan() {
+        Some(nan.to_owned())
+    } else if value.is_infinite() {
+        Some(if value > 0.0 { "inf" } else { "-inf" }.to_owned())
+    } else {
+        None
     }
 }
 
 /// Python's `repr(float)` (also `str(float)`): shortest round-trip digits, exponent form outside
 /// `1e-4 <= |x| < 1e16`, at least one fractional digit in fixed form (`1.0`, `1e+16`, `1.5e-07`).
 pub fn python_repr(value: f64) -> String {
-    if value.is_nan() {
-        return "nan".to_owned();
+    if let Some(text) = non_finite(value, "nan") {
+        return text;
     }
-    if value.is_infinite() {
-        return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
+    let shortest = Shortest::of(value);
+    if FIXED_EXPONENTS.contains(&shortest.exponent) {
+        shortest.positional(true)
+    } else {
+        shortest.scientific()
     }
-    String::from_utf8_lossy(Shortest::of(value).python_layout().as_bytes()).into_owned()
 }
 
 /// Rust's `{}` of an `f64`: the shortest round-trip digits, never in exponent form, without a
 /// fractional part when there is none (`1`, `0.5`, `0.0000001`, `-0`, `NaN`, `inf`).
 pub fn plain(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".to_owned();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
-    }
-    let shortest = Shortest::of(value);
-    let digits = std::str::from_utf8(shortest.digits()).unwrap_or_default();
-    let mut text = String::with_capacity(digits.len() + 4);
-    if shortest.negative {
-        text.push('-');
-    }
-    if value == 0.0 {
-        text.push('0');
-        return text;
-    }
-    let point = shortest.exponent + 1;
-    if point <= 0 {
-        text.push_str("0.");
-        text.extend(std::iter::repeat_n('0', point.unsigned_abs() as usize));
-        text.push_str(digits);
-    } else {
-        let point = point.unsigned_abs() as usize;
-        let (whole, fraction) = digits.split_at_checked(point).unwrap_or((digits, ""));
-        text.push_str(whole);
-        text.extend(std::iter::repeat_n('0', point.saturating_sub(digits.len())));
-        if !fraction.is_empty() {
-            text.push('.');
-            text.push_str(fraction);
-        }
-    }
-    text
+    non_finite(value, "NaN").unwrap_or_else(|| Shortest::of(value).positional(false))
 }
 
 /// The most decimal places [`fixed`] writes.
@@ -208,11 +166,8 @@ pub const MAX_PLACES: u32 = 9;
 /// Python's `format(value, ".Nf")` and Rust's `{:.N}` (`0.667`, `-0.000`, `2.500`). NaN and the
 /// infinities are written as Python writes them.
 pub fn fixed(value: f64, places: u32) -> String {
-    if value.is_nan() {
-        return "nan".to_owned();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "inf" } else { "-inf" }.to_owned();
+    if let Some(text) = non_finite(value, "nan") {
+        return text;
     }
     let places = places.min(MAX_PLACES);
     let mut digits = scaled_digits(value.abs(), places);
