@@ -18,6 +18,7 @@ Deterministic: hand-picked edge cases plus seeded random ones. Each file is
 `crates/core/tests/parity.rs` replays every case through the Rust catalog, offline.
 """
 
+import argparse
 import asyncio
 import json
 import math
@@ -25,6 +26,7 @@ import pathlib
 import random
 import string
 import sys
+import unicodedata
 
 from azure.ai.evaluation import DocumentRetrievalEvaluator, F1ScoreEvaluator, RougeScoreEvaluator
 from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
@@ -34,6 +36,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "fixtures" / "parity"
 REFERENCE = "azure-ai-evaluation 1.18.10"
 REFERENCE_VALUE_ERRORS = ("Invalid rouge type:", "rougen requires positive n:")
+
+# Shifts every random section's seed (`--seed-offset`): 0 writes the committed files, any other
+# value a fresh sample from the same generators, for exploratory runs (`--out` elsewhere).
+SEED_OFFSET = 0
+
+
+def seeded(seed):
+    """The random generator of one section."""
+    return random.Random(seed + 1000 * SEED_OFFSET)
 
 
 def clean(value):
@@ -76,7 +87,7 @@ def write(file_name, evaluator, result_key, cases):
     text = json.dumps(document, ensure_ascii=False, indent=None, separators=(",", ":"), allow_nan=False)
     path = OUT / file_name
     path.write_text(text + "\n", encoding="utf-8")
-    print(f"{path.relative_to(ROOT)}: {len(cases)} cases, {len(text.encode()) // 1024} KiB")
+    print(f"{path}: {len(cases)} cases, {len(text.encode()) // 1024} KiB")
 
 
 # --------------------------------------------------------------------------------------------
@@ -136,6 +147,33 @@ def codepoint_soup(rng, count):
     return "".join(chars)
 
 
+def tricky_pool():
+    """Characters where Python's str.lower(), str.split(), `\\w` and article removal are subtle:
+    every whitespace character, characters whose lower case is longer or not alphanumeric,
+    case-ignorable characters around sigmas, non-ASCII letters, marks and digits, ASCII
+    punctuation, and articles."""
+    global _TRICKY
+    if _TRICKY is None:
+        everything = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+        spaces = [c for c in everything if c.isspace()]
+        odd_lower = [c for c in everything if len(c.lower()) > 1 or (c.lower() != c and not c.lower().isalnum())]
+        ignorable = ["'", "\u00ad", "\u0301", "\u200d", ".", ":", "\u2019", "\u0345", "^", "`"]
+        non_ascii_words = [c for c in everything[0x80:0x3000] if unicodedata.category(c)[0] in "LMN"][:400]
+        punctuation = [c for c in string.punctuation]
+        articles = ["a", "an", "the", " a ", " the ", " an "]
+        _TRICKY = (spaces * 3 + odd_lower + ignorable * 5 + ["Σ", "σ", "ς"] * 10 + non_ascii_words
+                   + punctuation * 4 + list("aeiouthn") * 20 + articles * 20)
+    return _TRICKY
+
+
+_TRICKY = None
+
+
+def tricky_text(rng, max_chars):
+    pool = tricky_pool()
+    return "".join(rng.choice(pool) for _ in range(rng.randint(0, max_chars)))
+
+
 # --------------------------------------------------------------------------------------------
 # F1
 
@@ -185,7 +223,7 @@ def f1_cases():
         cases.append(case(name, {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
     cases.append(case("string threshold", {"threshold": "0.5"}, {"response": "x", "ground_truth": "x"},
                       run_reference(F1ScoreEvaluator, {"threshold": "0.5"}, {"response": "x", "ground_truth": "x"})))
-    rng = random.Random(1)
+    rng = seeded(1)
     for index in range(400):
         response, ground_truth = related_pair(rng)
         inputs = {"response": response, "ground_truth": ground_truth}
@@ -195,6 +233,13 @@ def f1_cases():
         other = soup.lower() if index % 2 else codepoint_soup(rng, 300) + soup[:300]
         inputs = {"response": soup, "ground_truth": other}
         cases.append(case(f"codepoint soup {index}", {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
+    rng = seeded(5)
+    for index in range(300):
+        response = tricky_text(rng, 60)
+        roll = rng.random()
+        ground_truth = tricky_text(rng, 60) if roll < 0.5 else (response.lower() if roll < 0.75 else response.upper())
+        inputs = {"response": response, "ground_truth": ground_truth}
+        cases.append(case(f"tricky {index}", {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
     return cases
 
 
@@ -242,7 +287,7 @@ def rouge_cases():
                          ("number ground truth", {"response": "x", "ground_truth": 3})]:
         init = {"rouge_type": "rouge1"}
         cases.append(case(name, init, inputs, run_reference(RougeScoreEvaluator, init, inputs)))
-    rng = random.Random(2)
+    rng = seeded(2)
     for index in range(360):
         rouge_type = types[index % len(types)]
         response, ground_truth = related_pair(rng)
@@ -252,6 +297,13 @@ def rouge_cases():
         init = {"rouge_type": rouge_type}
         inputs = {"response": response, "ground_truth": ground_truth}
         cases.append(case(f"random {index} {rouge_type}", init, inputs,
+                          run_reference(RougeScoreEvaluator, init, inputs)))
+    rng = seeded(6)
+    for index in range(180):
+        rouge_type = types[index % len(types)]
+        init = {"rouge_type": rouge_type}
+        inputs = {"response": tricky_text(rng, 50), "ground_truth": tricky_text(rng, 50)}
+        cases.append(case(f"tricky {index} {rouge_type}", init, inputs,
                           run_reference(RougeScoreEvaluator, init, inputs)))
     return cases
 
@@ -429,7 +481,7 @@ def tne_cases():
     cases.append(case("container tool name", {}, {"response": [call(["a"])], "ground_truth": ["['a']"]}, {
         "deviation": "tool names that are lists or objects are rejected (the reference compares their Python repr)"}))
     # random
-    rng = random.Random(3)
+    rng = seeded(3)
     names = ["search", "book", "pay", "log", " pay", "Search"]
     for index in range(420):
         agent = []
@@ -464,7 +516,78 @@ def tne_cases():
         if rng.random() < 0.1:
             inputs = {"response": json.dumps(agent), "ground_truth": expected}
         cases.append(tne_case(f"random {index} {mode}", {"matching_mode": mode}, inputs))
+    rng = seeded(7)
+    for index in range(400):
+        response = [shaped_message(rng) for _ in range(rng.randint(0, 5))]
+        roll = rng.random()
+        if roll < 0.1:
+            response = json.dumps(response)
+        elif roll < 0.15:
+            response = any_json(rng)
+        mode = modes[index % 3]
+        cases.append(tne_case(f"shapes {index} {mode}", {"matching_mode": mode},
+                              {"response": response, "ground_truth": shaped_expected(rng)}))
     return cases
+
+
+# Random JSON for the shapes section. Integers stay within 64 bits: beyond them agenteval reads a
+# float where Python keeps an int (a documented deviation, pinned by unit tests).
+SCALARS = [None, True, False, 0, 1, -1, 1.5, 1e300, -0.0, 2**63, -2**63, 2**64 - 1, "x", "é", "\U0001f600",
+           "", "1", "a b", "\u0000"]
+KEYS = ["a", "b", "é", "A", "z", "\U0001f600", "1", ""]
+
+
+def any_json(rng, depth=0):
+    roll = rng.random()
+    if depth > 3 or roll < 0.5:
+        return rng.choice(SCALARS)
+    if roll < 0.75:
+        return [any_json(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(KEYS): any_json(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+
+
+def shaped_message(rng):
+    """A message of any shape: usually assistant tool calls or tool results, sometimes not a dict,
+    with names, ids, arguments and content of every JSON type."""
+    if rng.random() < 0.05:
+        return any_json(rng)
+    message = {}
+    role = rng.choice(["assistant", "assistant", "tool", "user", None, 3])
+    if role is not None:
+        message["role"] = role
+    if rng.random() < 0.9:
+        items = []
+        for _ in range(rng.randint(0, 3)):
+            if rng.random() < 0.1:
+                items.append(any_json(rng))
+                continue
+            item = {"type": rng.choice(["tool_call", "tool_call", "tool_result", "text", None])}
+            if rng.random() < 0.9:
+                item["name"] = rng.choice(["search", " search ", "pay", 1, 2.0, True, None, "", "\tpay\n"])
+            if rng.random() < 0.6:
+                item["arguments"] = rng.choice([any_json(rng), {"q": any_json(rng)},
+                                                json.dumps({"q": any_json(rng)}), "{bad", "[1]"])
+            if rng.random() < 0.5:
+                item["tool_call_id"] = rng.choice(["c1", "c2", 1, 1.0, True, None, ""])
+            if item["type"] == "tool_result" and rng.random() < 0.7:
+                item["tool_result"] = any_json(rng)
+            items.append(item)
+        message["content"] = items if rng.random() < 0.95 else any_json(rng)
+    if rng.random() < 0.4:
+        message["tool_call_id"] = rng.choice(["c1", "c2", 1, 1.0, True, None, "", [1]])
+    return message
+
+
+def shaped_expected(rng):
+    names = [rng.choice(["search", "pay", " pay", "x"]) for _ in range(rng.randint(0, 4))]
+    roll = rng.random()
+    if roll < 0.1:
+        return any_json(rng)
+    if roll < 0.5:
+        return names
+    params = {name.strip(): ({"q": any_json(rng)} if rng.random() < 0.8 else any_json(rng))
+              for name in names if rng.random() < 0.7}
+    return [names, params] if rng.random() < 0.7 else {"tool_names": names, "parameters": params}
 
 
 # --------------------------------------------------------------------------------------------
@@ -597,7 +720,7 @@ def dr_cases():
                  {"ground_truth_label_min": 1.0}, {"ground_truth_label_max": "4"}, {"ground_truth_label_max": None},
                  {"ndcg_threshold": None}, {"ndcg_threshold": "0.5"}, {"fidelity_threshold": None}]:
         cases.append(dr_case(f"init {init}", init, {"retrieval_ground_truth": q, "retrieved_documents": [doc("a", 1)]}))
-    rng = random.Random(4)
+    rng = seeded(4)
     for index in range(260):
         low = rng.choice([0, 0, 0, 1, -2, 2])
         high = low + rng.choice([1, 2, 3, 4, 4, 4, 6, 9, 12])
@@ -617,6 +740,13 @@ def dr_cases():
 
 
 def main():
+    global OUT, SEED_OFFSET
+    parser = argparse.ArgumentParser(description="Writes the parity case files.")
+    parser.add_argument("--seed-offset", type=int, default=0,
+                        help="shift every random section's seed (0: the committed files)")
+    parser.add_argument("--out", type=pathlib.Path, default=OUT, help="directory to write to")
+    args = parser.parse_args()
+    OUT, SEED_OFFSET = args.out.resolve(), args.seed_offset
     if sys.version_info[:2] != (3, 11):
         print("warning: the committed fixtures were generated with CPython 3.11", file=sys.stderr)
     write("f1_score.json", "builtin.f1_score", "f1_score", f1_cases())

@@ -86,6 +86,23 @@ fn reads_stdin_and_writes_the_run_report() {
     assert_eq!(report["items"][5]["turn"], 0);
 }
 
+/// A documented deviation: integers outside the 64-bit range are read as the nearest float (the
+/// Python references keep them exact), so the scored document writes them in float notation.
+/// Every 64-bit integer is kept digit for digit.
+#[test]
+fn integers_beyond_64_bits_come_back_as_floats() {
+    let dataset = br#"{"schemaVersion": "1.11.0", "default_evaluators": {"ExactMatch": {}},
+        "items": [{"prompt": "p", "expected_response": "r", "response": "r",
+                   "extensions": {"big": 1180591620717411303424, "max": 18446744073709551615,
+                                  "min": -9223372036854775808}}]}"#;
+    let output = with_stdin(&["score", "-"], dataset);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).expect("the document is UTF-8");
+    assert!(text.contains(r#""big": 1.1805916207174113e+21"#), "{text}");
+    assert!(text.contains(r#""max": 18446744073709551615"#), "{text}");
+    assert!(text.contains(r#""min": -9223372036854775808"#), "{text}");
+}
+
 #[test]
 fn all_passing_dataset_exits_zero() {
     let dataset = br#"{"schemaVersion": "1.6.0", "default_evaluators": {"ExactMatch": {}},

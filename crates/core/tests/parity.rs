@@ -1,8 +1,9 @@
 //! Parity with azure-ai-evaluation 1.18.10: replays the generated cases in
-//! `tests/fixtures/parity/*.json` (see `tests/parity/generate_cases.py`) through the evaluator
-//! catalog, offline. Scores must be bit-identical, except where the reference uses ln/exp/log2
-//! (document_retrieval), where 1e-12 relative is allowed; messages must match exactly; raw Python
-//! crashes and documented deviations must be errors.
+//! `tests/fixtures/parity/*.json` (see `tests/parity/generate_cases.py`), or those of another
+//! sample (see [`load`]), through the evaluator catalog, offline. Scores must be bit-identical,
+//! except where the reference uses ln/exp/log2 (document_retrieval), where 1e-12 relative is
+//! allowed; messages must match exactly; raw Python crashes and documented deviations must be
+//! errors.
 
 use std::path::PathBuf;
 
@@ -10,10 +11,14 @@ use agenteval_core::evaluators;
 use agenteval_core::{EvalResult, Inputs, Options, Verdict};
 use serde_json::{Map, Value};
 
+/// The committed case files, or those in `AGENTEVAL_PARITY_DIR` (an exploratory sample written by
+/// `generate_cases.py --seed-offset N --out DIR`).
 fn load(name: &str) -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/parity")
-        .join(name);
+    let directory = std::env::var_os("AGENTEVAL_PARITY_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/parity"),
+        PathBuf::from,
+    );
+    let path = directory.join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -210,3 +210,32 @@ fn deep_values_are_read_in_place_and_only_rendering_them_is_bounded() {
     );
     assert_eq!(result.score, Some(1.0), "{}", message(&result));
 }
+
+/// A documented deviation: an integer literal beyond 64 bits is a Python `int` for the reference but
+/// is read as the nearest float here, so it is named and rendered as a float.
+#[test]
+fn integers_beyond_64_bits_are_floats() {
+    let parse = |text: &str| crate::json::parse_str(text).unwrap();
+    let beyond = run(
+        "exact_match",
+        parse("[1180591620717411303424]"),
+        json!(["a"]),
+    );
+    assert_eq!(
+        message(&beyond),
+        "Action at index 0 must be a dictionary, got float."
+    );
+    let within = run("exact_match", parse("[18446744073709551615]"), json!(["a"]));
+    assert_eq!(
+        message(&within),
+        "Action at index 0 must be a dictionary, got int."
+    );
+    let response = json!([call("a", parse(r#"{"q": 1180591620717411303424}"#))]);
+    let as_float = json!([["a"], {"a": {"q": "1.1805916207174113e+21"}}]);
+    assert_eq!(
+        run("exact_match", response.clone(), as_float).score,
+        Some(1.0)
+    );
+    let as_int = json!([["a"], {"a": {"q": "1180591620717411303424"}}]);
+    assert_eq!(run("exact_match", response, as_int).score, Some(0.0));
+}
