@@ -223,6 +223,11 @@ def f1_cases():
         cases.append(case(name, {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
     cases.append(case("string threshold", {"threshold": "0.5"}, {"response": "x", "ground_truth": "x"},
                       run_reference(F1ScoreEvaluator, {"threshold": "0.5"}, {"response": "x", "ground_truth": "x"})))
+    for flag in [True, False]:
+        inputs = {"response": "a b", "ground_truth": "a b"}
+        reference = run_reference(F1ScoreEvaluator, {"threshold": flag}, inputs)
+        cases.append(case(f"boolean threshold {flag}", {"threshold": flag}, inputs, {
+            "deviation": f"booleans are not thresholds (reference: {sorted(reference)[0]}, comparing with {int(flag)})"}))
     rng = seeded(1)
     for index in range(400):
         response, ground_truth = related_pair(rng)
@@ -629,13 +634,39 @@ def has_bool_label(inputs):
         isinstance(q, dict) and isinstance(q.get("query_relevance_label"), bool) for q in qrels)
 
 
+def without_bool_labels(inputs):
+    """The inputs with each boolean label replaced by a float, which the reference rejects at the
+    check where agenteval rejects booleans."""
+    qrels = [dict(q, query_relevance_label=1.5)
+             if isinstance(q, dict) and isinstance(q.get("query_relevance_label"), bool) else q
+             for q in inputs["retrieval_ground_truth"]]
+    return dict(inputs, retrieval_ground_truth=qrels)
+
+
+def has_bool_option(init):
+    return any(isinstance(value, bool) for value in init.values())
+
+
+def has_non_numeric_threshold(init):
+    return any(key.endswith("_threshold") and (isinstance(value, bool) or not isinstance(value, (int, float)))
+               for key, value in init.items())
+
+
 def dr_case(name, init, inputs):
+    if has_bool_option(init) or has_non_numeric_threshold(init):
+        reference = run_reference(DocumentRetrievalEvaluator, init, inputs)
+        if "crash" in reference:
+            return case(name, init, inputs, reference)
+        return case(name, init, inputs, {
+            "deviation": "options are checked when the evaluator is built, before any input, and "
+                         f"booleans are not numbers (reference: {sorted(reference)[0]})"})
     if has_bool_label(inputs):
         reference = run_reference(DocumentRetrievalEvaluator, init, inputs)
-        return case(name, init, inputs, {
-            "deviation": f"booleans are not relevance labels (reference: {sorted(reference)[0]})",
-            "error": "Query relevance labels must be integer values.",
-        })
+        outcome = {"deviation": f"booleans are not relevance labels (reference: {sorted(reference)[0]})"}
+        without = run_reference(DocumentRetrievalEvaluator, init, without_bool_labels(inputs))
+        if "error" in without:
+            outcome["error"] = without["error"]
+        return case(name, init, inputs, outcome)
     if labels_sort_as_text(init):
         return case(name, init, inputs, run_reference(DocumentRetrievalEvaluator, init, inputs))
     entry = case(name, init, inputs, run_reference(NumericFidelity, init, inputs))
@@ -736,7 +767,54 @@ def dr_cases():
         docs = [doc(rng.choice(ids), rng.choice([rng.randint(0, 5), round(rng.random() * 10, 3), rng.random()]))
                 for _ in range(rng.randint(0, 9))]
         cases.append(dr_case(f"random {index}", init, {"retrieval_ground_truth": qrels, "retrieved_documents": docs}))
+    rng = seeded(8)
+    for index in range(300):
+        init = shaped_dr_options(rng)
+        qrels = [shaped_dr_entry(rng, "query_relevance_label") for _ in range(rng.randint(0, 6))]
+        docs = [shaped_dr_entry(rng, "relevance_score") for _ in range(rng.randint(0, 8))]
+        if rng.random() < 0.05:
+            qrels = any_json(rng)
+        if rng.random() < 0.05:
+            docs = any_json(rng)
+        cases.append(dr_case(f"shapes {index}", init, {"retrieval_ground_truth": qrels, "retrieved_documents": docs}))
     return cases
+
+
+DR_IDS = ["a", "b", "c", 1, 2.0, True, None, "", "é", 10**15]
+DR_VALUES = {
+    "query_relevance_label": [0, 1, 2, 3, 4, 5, -1, 2.5, 4.0, True, None, "3", [1], 10**6],
+    "relevance_score": [0, 1, 2, 0.5, -1, 1e300, -0.0, 2**63, True, None, "1", [1]],
+}
+
+
+def shaped_dr_entry(rng, value_key):
+    """A ground-truth or retrieved entry of any shape: usually an id and a value of any type."""
+    if rng.random() < 0.05:
+        return any_json(rng)
+    entry = {}
+    if rng.random() < 0.95:
+        entry["document_id"] = rng.choice(DR_IDS) if rng.random() < 0.95 else any_json(rng)
+    if rng.random() < 0.95:
+        entry[value_key] = rng.choice(DR_VALUES[value_key]) if rng.random() < 0.6 else rng.randint(0, 4)
+    if rng.random() < 0.05:
+        entry["extra"] = 1
+    return entry
+
+
+def shaped_dr_options(rng):
+    init = {}
+    if rng.random() < 0.3:
+        init["ground_truth_label_min"] = rng.choice([0, 1, -2, 0.5, None, "0", True])
+        init["ground_truth_label_max"] = rng.choice([4, 3, 7, 4.0, None, "4", 1])
+    if rng.random() < 0.2:
+        key = rng.choice(DR_THRESHOLDS)
+        init[key] = rng.choice([0, 0.5, 1, 50.0, None, "0.5", True, -1])
+    return init
+
+
+DR_THRESHOLDS = [f"{metric}_threshold" for metric in
+                 ["ndcg", "xdcg", "fidelity", "top1_relevance", "top3_max_relevance",
+                  "total_retrieved_documents", "total_ground_truth_documents"]]
 
 
 def main():
