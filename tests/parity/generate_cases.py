@@ -245,7 +245,33 @@ def f1_cases():
         ground_truth = tricky_text(rng, 60) if roll < 0.5 else (response.lower() if roll < 0.75 else response.upper())
         inputs = {"response": response, "ground_truth": ground_truth}
         cases.append(case(f"tricky {index}", {}, inputs, run_reference(F1ScoreEvaluator, {}, inputs)))
+    rng = seeded(9)
+    for index in range(200):
+        init = {"threshold": rng.choice(THRESHOLD_VALUES)} if rng.random() < 0.4 else {}
+        inputs = shaped_text_inputs(rng)
+        reference = run_reference(F1ScoreEvaluator, init, inputs)
+        if "crash" not in reference and not all(is_number(value) for value in init.values()):
+            reference = {"deviation": "options are checked before inputs, and booleans are not numbers "
+                                      f"(reference: {sorted(reference)[0]})"}
+        cases.append(case(f"shapes {index}", init, inputs, reference))
     return cases
+
+
+THRESHOLD_VALUES = [0.5, 1, 0, -1, 2.5, None, "0.5", True, False, [1], 1e300]
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def shaped_text_inputs(rng):
+    """`response` and `ground_truth`, each usually text, sometimes absent, `null` or any JSON."""
+    inputs = {}
+    for key in ("response", "ground_truth"):
+        if rng.random() < 0.9:
+            roll = rng.random()
+            inputs[key] = tricky_text(rng, 20) if roll < 0.6 else (None if roll < 0.7 else any_json(rng))
+    return inputs
 
 
 # --------------------------------------------------------------------------------------------
@@ -310,6 +336,21 @@ def rouge_cases():
         inputs = {"response": tricky_text(rng, 50), "ground_truth": tricky_text(rng, 50)}
         cases.append(case(f"tricky {index} {rouge_type}", init, inputs,
                           run_reference(RougeScoreEvaluator, init, inputs)))
+    rng = seeded(10)
+    valid_types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    for index in range(200):
+        init = {}
+        if rng.random() < 0.95:
+            init["rouge_type"] = rng.choice(valid_types + ["rougeX", "rouge0", None, 1])
+        for key in ("precision_threshold", "recall_threshold", "f1_score_threshold"):
+            if rng.random() < 0.2:
+                init[key] = rng.choice(THRESHOLD_VALUES)
+        inputs = shaped_text_inputs(rng)
+        reference = run_reference(RougeScoreEvaluator, init, inputs)
+        if init.get("rouge_type") not in valid_types and reference.get("error", "").endswith("must be provided."):
+            reference = {"deviation": "options are checked before inputs (the reference checks rouge_type "
+                                      "after them)"}
+        cases.append(case(f"shapes {index}", init, inputs, reference))
     return cases
 
 

@@ -66,28 +66,32 @@ pub(crate) fn reference_threshold(
 /// The string input `name`, or a message naming it (the reference crashes with
 /// `AttributeError: … has no attribute 'lower'` on non-strings).
 pub(crate) fn text_input<'a>(inputs: &Inputs<'a>, name: &str) -> Result<Option<&'a str>, String> {
-    match inputs.get(name) {
-        None => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(format!(
-            "`{name}` must be a string, got {}",
-            json_type_name(other)
-        )),
-    }
+    inputs
+        .get(name)
+        .map(|value| as_text(name, value))
+        .transpose()
+}
+
+fn as_text<'a>(name: &str, value: &'a Value) -> Result<&'a str, String> {
+    value
+        .as_str()
+        .ok_or_else(|| format!("`{name}` must be a string, got {}", json_type_name(value)))
 }
 
 /// Both text inputs of F1-style evaluators; `missing` is the reference's message when one is absent.
+/// As in the reference, absence is checked before either input's type.
 pub(crate) fn text_pair<'a>(
     inputs: &Inputs<'a>,
     missing: &str,
 ) -> Result<(&'a str, &'a str), String> {
-    match (
-        text_input(inputs, "response")?,
-        text_input(inputs, "ground_truth")?,
-    ) {
-        (Some(response), Some(ground_truth)) => Ok((response, ground_truth)),
-        _ => Err(missing.to_owned()),
-    }
+    let (Some(response), Some(ground_truth)) = (inputs.get("response"), inputs.get("ground_truth"))
+    else {
+        return Err(missing.to_owned());
+    };
+    Ok((
+        as_text("response", response)?,
+        as_text("ground_truth", ground_truth)?,
+    ))
 }
 
 impl Evaluator for F1Score {
@@ -142,6 +146,12 @@ mod tests {
         assert_eq!(
             number.error.map(|e| e.message).as_deref(),
             Some("`response` must be a string, got a number")
+        );
+        let number_and_missing = run(json!({}), json!(5), Value::Null);
+        assert_eq!(
+            number_and_missing.error.map(|e| e.message).as_deref(),
+            Some(MISSING_INPUTS),
+            "absence is reported before the other input's type, as the reference does"
         );
     }
 
