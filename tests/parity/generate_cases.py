@@ -573,7 +573,105 @@ def tne_cases():
         mode = modes[index % 3]
         cases.append(tne_case(f"shapes {index} {mode}", {"matching_mode": mode},
                               {"response": response, "ground_truth": shaped_expected(rng)}))
+    rng = seeded(11)
+    for index in range(300):
+        entry = json_text_case(rng, f"json text {index}")
+        if entry is not None:
+            cases.append(entry)
     return cases
+
+
+# JSON texts for the reference's json.loads of string inputs and tool-call arguments: Python's
+# extensions (NaN, Infinity, big integers, lone surrogates, duplicate keys) and near-misses.
+JSON_NUMBERS = ["1", "-0", "0", "1.0", "1e5", "1E+2", "-1.5e-7", "123456789012345678901234567890", "1e400",
+                "-1e400", "NaN", "Infinity", "-Infinity", "0.1", "1.7976931348623157e308", "5e-324", "2.5e-310",
+                "1e16", "1.5E300", "01", "+1", ".5", "1.", "0x10", "-", "1e", "9007199254740993",
+                "-9223372036854775809", "18446744073709551616"]
+JSON_STRINGS = ['"a"', '"\\u00e9"', '"\\ud83d\\ude00"', '"\\ud800"', '"\\udc00x"', '"é"', '"\\n"', '"\\/"',
+                '"\\u0000"', '"tab\\there"', "'single'", '"\\x41"', '"\\u00E9"', '"\x01"', '"\\uD83D"', '"日本"',
+                '"a\\"b"']
+JSON_LITERALS = ["true", "false", "null", "True", "None", "nul"]
+JSON_BLANKS = ["", " ", "\n", "\t", "\r\n", "  "]
+RENDERED_VALUES = ["inf", "-inf", "nan", "-0.0", "1e+400", "100000.0", "1.0", "1", "True", "None", "[1, 2]",
+                   '{"a": 1}', '["\\u00e9"]', "é", "1e+16", "5e-324", "2.5e-310", "1.5e+300",
+                   "123456789012345678901234567890", "1.2345678901234568e+29", "0.1", '"a"', "[NaN]",
+                   "[Infinity]", '{"a": NaN}', "1e+05", '["\\ud83d\\ude00"]', '["\\ud800"]', "[]", "{}", "a", "0"]
+
+
+def json_fragment(rng, depth=0):
+    roll = rng.random()
+    if depth > 2 or roll < 0.6:
+        return rng.choice(rng.choice([JSON_NUMBERS, JSON_STRINGS, JSON_LITERALS]))
+    blank = lambda: rng.choice(JSON_BLANKS)  # noqa: E731
+    if roll < 0.8:
+        items = [json_fragment(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+        trailing = "," if rng.random() < 0.05 else ""
+        return "[" + blank() + ("," + blank()).join(items) + blank() + trailing + "]"
+    keys = [rng.choice(['"a"', '"b"', '"a"', '"é"', '"\\u0061"', "a", '"z"']) for _ in range(rng.randint(0, 3))]
+    members = ("," + blank()).join(f"{key}{blank()}:{blank()}{json_fragment(rng, depth + 1)}" for key in keys)
+    return "{" + blank() + members + blank() + "}"
+
+
+def holds_lone_surrogate(value):
+    if isinstance(value, str):
+        return any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, list):
+        return any(holds_lone_surrogate(item) for item in value)
+    if isinstance(value, dict):
+        return any(holds_lone_surrogate(key) or holds_lone_surrogate(item) for key, item in value.items())
+    return False
+
+
+def beyond_64_bits(value):
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not -2**63 <= value < 2**64
+    if isinstance(value, list):
+        return any(beyond_64_bits(item) for item in value)
+    if isinstance(value, dict):
+        return any(beyond_64_bits(item) for item in value.values())
+    return False
+
+
+def loads_or_none(text):
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def json_text_case(rng, name):
+    """A tool call whose arguments (or the whole response) are a JSON text for json.loads, with
+    expected parameters that often render the same as the decoded value. `None` for what a case
+    file cannot hold (lone surrogates in the ground truth) or what agenteval deliberately reads
+    otherwise (integers beyond 64 bits in the ground truth)."""
+    arguments = '{"q":' + json_fragment(rng) + "}" if rng.random() < 0.8 else json_fragment(rng)
+    agent = [{"role": "assistant", "content": [{"type": "tool_call", "name": "f", "arguments": arguments}]}]
+    decoded = loads_or_none(arguments)
+    if isinstance(decoded, dict) and "q" in decoded and rng.random() < 0.4:
+        expected = decoded["q"]
+    else:
+        expected = rng.choice(RENDERED_VALUES)
+    ground_truth = [["f"], {"f": {"q": expected}}]
+    response = agent if rng.random() < 0.7 else json.dumps(agent)
+    decoded_texts = [arguments] + ([response] if isinstance(response, str) else [])
+    if rng.random() < 0.15:
+        response = ('[{"role":"assistant","content":[{"type":"tool_call","name":"f","arguments":'
+                    + json_fragment(rng) + "}]}]")
+        decoded_texts = [response]
+    try:
+        json.dumps(ground_truth, allow_nan=False, ensure_ascii=False).encode("utf-8")
+    except (ValueError, UnicodeEncodeError):
+        return None
+    if beyond_64_bits(ground_truth):
+        return None
+    entry = tne_case(name, {}, {"response": response, "ground_truth": ground_truth})
+    if "crash" not in entry and any(holds_lone_surrogate(loads_or_none(text)) for text in decoded_texts):
+        entry.pop("output", None)
+        entry.pop("error", None)
+        entry["deviation"] = "a lone surrogate, which Python strings hold and Rust strings cannot"
+    return entry
 
 
 # Random JSON for the shapes section. Integers stay within 64 bits: beyond them agenteval reads a

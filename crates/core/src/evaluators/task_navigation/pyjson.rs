@@ -53,12 +53,16 @@ impl PyValue<'_> {
             bytes: text.as_bytes(),
             text,
             pos: 0,
+            lone_surrogates: 0,
         };
         parser.skip_ws();
         let value = parser.value(0)?;
         parser.skip_ws();
         if parser.pos != parser.bytes.len() {
             return Err(DecodeError::Invalid);
+        }
+        if parser.lone_surrogates > 0 {
+            return Err(DecodeError::LoneSurrogate);
         }
         Ok(value)
     }
@@ -103,6 +107,10 @@ struct Parser<'a> {
     bytes: &'a [u8],
     text: &'a str,
     pos: usize,
+    /// Lone surrogates in the strings of the value so far (less those of values a later duplicate
+    /// key replaced): reported only once the whole text has parsed, since Python reports a syntax
+    /// error anywhere in it instead, and only when one is left in the value Python would return.
+    lone_surrogates: usize,
 }
 
 impl Parser<'_> {
@@ -219,7 +227,6 @@ impl Parser<'_> {
     fn string(&mut self) -> Result<String, DecodeError> {
         self.pos += 1;
         let mut out = String::new();
-        let mut lone_surrogate = false;
         loop {
             let rest = self.text.get(self.pos..).ok_or(DecodeError::Invalid)?;
             let c = rest.chars().next().ok_or(DecodeError::Invalid)?;
@@ -253,11 +260,11 @@ impl Parser<'_> {
                                             0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
                                         out.push(char::from_u32(code).ok_or(DecodeError::Invalid)?);
                                     } else {
-                                        lone_surrogate = true;
+                                        self.lone_surrogates += 1;
                                         self.pos = mark;
                                     }
                                 }
-                                0xD800..=0xDFFF => lone_surrogate = true,
+                                0xD800..=0xDFFF => self.lone_surrogates += 1,
                                 _ => out.push(char::from_u32(unit).ok_or(DecodeError::Invalid)?),
                             }
                         }
@@ -266,9 +273,6 @@ impl Parser<'_> {
                 }
                 _ => out.push(c),
             }
-        }
-        if lone_surrogate {
-            return Err(DecodeError::LoneSurrogate);
         }
         Ok(out)
     }
@@ -299,6 +303,7 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Result<PyValue<'static>, DecodeError> {
         self.pos += 1;
         let mut entries: Vec<(Cow<'static, str>, PyValue<'static>)> = Vec::new();
+        let mut lone_surrogates_in_values: Vec<usize> = Vec::new();
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -316,10 +321,22 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.skip_ws();
+            let before = self.lone_surrogates;
             let value = self.value(depth + 1)?;
-            match entries.iter_mut().find(|(existing, _)| *existing == key) {
-                Some(entry) => entry.1 = value,
-                None => entries.push((Cow::Owned(key), value)),
+            let inside = self.lone_surrogates - before;
+            let existing = entries.iter().position(|(existing, _)| *existing == key);
+            match existing.and_then(|index| {
+                Some((entries.get_mut(index)?, lone_surrogates_in_values.get_mut(index)?))
+            }) {
+                Some((entry, replaced)) => {
+                    self.lone_surrogates -= *replaced;
+                    *replaced = inside;
+                    entry.1 = value;
+                }
+                None => {
+                    entries.push((Cow::Owned(key), value));
+                    lone_surrogates_in_values.push(inside);
+                }
             }
             self.skip_ws();
             match self.peek() {
@@ -389,6 +406,27 @@ mod tests {
         }
         assert_eq!(
             PyValue::parse(r#""\ud800""#),
+            Err(DecodeError::LoneSurrogate)
+        );
+        assert_eq!(
+            PyValue::parse(r#"["\ud800", {"a": "\udc00x"}]"#),
+            Err(DecodeError::LoneSurrogate)
+        );
+        assert_eq!(
+            PyValue::parse(r#"["\ud800", 01]"#),
+            Err(DecodeError::Invalid),
+            "a syntax error after a lone surrogate is what Python reports"
+        );
+        assert_eq!(
+            PyValue::parse(r#"{"a": ["\ud800"], "b": 1, "a": "\ud83d\ude00"}"#),
+            Ok(PyValue::Dict(vec![
+                ("a".into(), PyValue::Str("😀".into())),
+                ("b".into(), PyValue::Int("1".into())),
+            ])),
+            "a lone surrogate in a value a duplicate key replaces is gone, as in Python"
+        );
+        assert_eq!(
+            PyValue::parse(r#"{"a": 1, "a": {"\udc00": 2}}"#),
             Err(DecodeError::LoneSurrogate)
         );
         assert_eq!(
