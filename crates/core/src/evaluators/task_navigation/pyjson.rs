@@ -323,13 +323,16 @@ impl Parser<'_> {
             self.skip_ws();
             let before = self.lone_surrogates;
             let value = self.value(depth + 1)?;
-            let inside = self.lone_surrogates - before;
+            let inside = self.lone_surrogates.saturating_sub(before);
             let existing = entries.iter().position(|(existing, _)| *existing == key);
             match existing.and_then(|index| {
-                Some((entries.get_mut(index)?, lone_surrogates_in_values.get_mut(index)?))
+                Some((
+                    entries.get_mut(index)?,
+                    lone_surrogates_in_values.get_mut(index)?,
+                ))
             }) {
                 Some((entry, replaced)) => {
-                    self.lone_surrogates -= *replaced;
+                    self.lone_surrogates = self.lone_surrogates.saturating_sub(*replaced);
                     *replaced = inside;
                     entry.1 = value;
                 }
