@@ -324,17 +324,15 @@ impl Parser<'_> {
             let before = self.lone_surrogates;
             let value = self.value(depth + 1)?;
             let inside = self.lone_surrogates.saturating_sub(before);
-            let existing = entries.iter().position(|(existing, _)| *existing == key);
-            match existing.and_then(|index| {
-                Some((
-                    entries.get_mut(index)?,
-                    lone_surrogates_in_values.get_mut(index)?,
-                ))
-            }) {
-                Some((entry, replaced)) => {
+            let duplicate = entries
+                .iter_mut()
+                .zip(&mut lone_surrogates_in_values)
+                .find(|((existing, _), _)| *existing == key);
+            match duplicate {
+                Some(((_, slot), replaced)) => {
                     self.lone_surrogates = self.lone_surrogates.saturating_sub(*replaced);
                     *replaced = inside;
-                    entry.1 = value;
+                    *slot = value;
                 }
                 None => {
                     entries.push((Cow::Owned(key), value));
