@@ -89,7 +89,7 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
 }
 
 /// One step: a tool name and, in parameter mode, its sorted `(key, rendered value)` pairs.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Step<'a> {
     name: Cow<'a, str>,
     params: Vec<(String, String)>,
@@ -241,11 +241,10 @@ impl TaskNavigation {
         let messages = validate::response(response)?;
         let expected = validate::ground_truth(ground_truth)?;
         let calls = extract::tool_calls(messages)?;
-        let (mut agent_steps, mut expected_steps) = steps(calls, &expected)?;
+        let (agent_steps, expected_steps) = steps(calls, &expected)?;
         let in_order = matches_in_order(self.mode, &agent_steps, &expected_steps);
         let (agent_count, expected_count) = (agent_steps.len(), expected_steps.len());
-        let true_positives =
-            multiset::intersection_len_small(&mut agent_steps, &mut expected_steps);
+        let true_positives = multiset::intersection_len(&agent_steps, expected_steps.iter());
         let [precision, recall, f1] =
             precision_recall_f1(agent_count, expected_count, true_positives);
         let passed = in_order.unwrap_or(true_positives == expected_count);
