@@ -124,6 +124,7 @@ impl DocumentStream {
             &outcomes,
             self.with_codes,
             2,
+            item.without_escapes,
         )?;
         if written {
             out.write_all(&self.scratch)?;

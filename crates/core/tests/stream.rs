@@ -66,12 +66,15 @@ fn written_by_hand() -> Vec<(String, String)> {
             "schemaVersion": "1.8.0"}"#,
         // Items written directly and items that need the value path: a score key two results
         // share, a skipped judge, errored scores with codes, text that needs escaping, empty
-        // objects and arrays, output fields already present.
+        // objects and arrays, output fields already present; an item without any backslash, whose
+        // strings are copied unchecked.
         r#"{"schemaVersion": "1.11.0",
             "default_evaluators": {"ExactMatch": {}, "Coherence": {}},
             "items": [
               {"prompt": "q \"1\"\n\ttab", "response": "é \u0001 日本 \u20ac", "expected_response": "é",
                "context": {}, "tags": []},
+              {"prompt": "café 日本 </b> & ' ", "response": "ok", "expected_response": "ok",
+               "context": {"a/b": [" ", 1.5e300, -0, true]}},
               {"prompt": "p", "response": "r", "expected_response": "r",
                "evaluators": {"exactMatch": {}}, "evaluators_mode": "extend"},
               {"prompt": "p", "response": "r", "expected_response": "r",

@@ -189,6 +189,9 @@ pub struct OutlineItem {
     pub problem: Option<String>,
     /// The same problems as diagnostics.
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether no key or string in the item holds a byte JSON escapes: its text holds no
+    /// backslash, and valid JSON strings hold no raw quote or control character.
+    pub without_escapes: bool,
 }
 
 impl DocumentOutline {
@@ -282,6 +285,7 @@ impl DocumentOutline {
             value,
             problem,
             diagnostics,
+            without_escapes: !element.as_bytes().contains(&b'\\'),
         })
     }
 }

@@ -131,7 +131,9 @@ fn score_fields(result: &EvalResult, with_code: bool) -> Option<Vec<(&str, Score
 /// Writes a single-turn item with its scores, `status` and `error` into `buffer` at `depth`,
 /// byte for byte as [`write_item`] then [`super::pretty::write_value`] would, without building the
 /// output values. Writes nothing and returns `false` when the item is not that simple case (a
-/// thread, output fields already present, or two results sharing a score key).
+/// thread, output fields already present, or two results sharing a score key). With
+/// `item_without_escapes` the caller vouches that no key or string of `item` holds a byte JSON
+/// escapes, and they are copied without being looked at.
 ///
 /// # Errors
 /// As [`super::pretty::write_value`].
@@ -141,6 +143,7 @@ pub fn write_scored_item(
     outcomes: &[CaseOutcome],
     with_codes: bool,
     depth: usize,
+    item_without_escapes: bool,
 ) -> io::Result<bool> {
     let (Some(members), [outcome]) = (item.as_object(), outcomes) else {
         return Ok(false);
@@ -168,7 +171,11 @@ pub fn write_scored_item(
     }
     let mut object = ObjectWriter::open(buffer, depth);
     for (key, value) in members {
-        object.value(key, value)?;
+        if item_without_escapes {
+            object.value_without_escapes(key, value)?;
+        } else {
+            object.value(key, value)?;
+        }
     }
     let mut scores = object.object("scores")?;
     for (key, fields) in &scored {
@@ -477,11 +484,19 @@ mod tests {
     }
 
     fn written_directly(item: &Value, outcome: &CaseOutcome) -> Option<String> {
-        let mut buffer = Vec::new();
-        let written =
-            write_scored_item(&mut buffer, item, std::slice::from_ref(outcome), true, 2).unwrap();
-        assert_eq!(written, !buffer.is_empty());
-        written.then(|| String::from_utf8(buffer).unwrap())
+        let write = |without_escapes| {
+            let mut buffer = Vec::new();
+            let outcomes = std::slice::from_ref(outcome);
+            let written =
+                write_scored_item(&mut buffer, item, outcomes, true, 2, without_escapes).unwrap();
+            assert_eq!(written, !buffer.is_empty());
+            written.then(|| String::from_utf8(buffer).unwrap())
+        };
+        let checked = write(false);
+        if !item.to_string().contains('\\') {
+            assert_eq!(write(true), checked, "unchecked copy of {item}");
+        }
+        checked
     }
 
     fn written_as_values(item: &Value, outcome: &CaseOutcome) -> String {
@@ -524,6 +539,8 @@ mod tests {
             assert_eq!(written_directly(&item, &plain), None, "{key}");
         }
         assert!(written_directly(&simple, &plain).is_some());
+        let unescaped = serde_json::json!({"prompt": "p", "context": {"a": [1, "b", null]}});
+        assert!(written_directly(&unescaped, &plain).is_some());
         assert_eq!(written_directly(&Value::from("text"), &plain), None);
     }
 }

@@ -30,12 +30,22 @@ pub fn write_nested(
 /// # Errors
 /// Only if serde_json fails to write a number or an escaped string.
 pub fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Result<()> {
+    write_value_as::<true>(buffer, value, depth)
+}
+
+/// [`write_value`]; with `CHECKED` false every string is copied without looking for bytes to
+/// escape, for values the caller knows hold none.
+fn write_value_as<const CHECKED: bool>(
+    buffer: &mut Vec<u8>,
+    value: &Value,
+    depth: usize,
+) -> io::Result<()> {
     match value {
         Value::Null => buffer.extend_from_slice(b"null"),
         Value::Bool(true) => buffer.extend_from_slice(b"true"),
         Value::Bool(false) => buffer.extend_from_slice(b"false"),
         Value::Number(number) => serde_json::to_writer(&mut *buffer, number)?,
-        Value::String(text) => write_string(buffer, text)?,
+        Value::String(text) => write_string::<CHECKED>(buffer, text)?,
         Value::Array(items) => {
             if items.is_empty() {
                 buffer.extend_from_slice(b"[]");
@@ -44,7 +54,7 @@ pub fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Res
             buffer.push(b'[');
             for (index, item) in items.iter().enumerate() {
                 push_entry_start(buffer, depth + 1, index == 0);
-                write_value(buffer, item, depth + 1)?;
+                write_value_as::<CHECKED>(buffer, item, depth + 1)?;
             }
             push_newline(buffer, depth);
             buffer.push(b']');
@@ -52,7 +62,8 @@ pub fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Res
         Value::Object(members) => {
             let mut object = ObjectWriter::open(buffer, depth);
             for (key, member) in members {
-                object.value(key, member)?;
+                object.key::<CHECKED>(key)?;
+                write_value_as::<CHECKED>(object.buffer, member, depth + 1)?;
             }
             object.close();
         }
@@ -84,8 +95,19 @@ impl<'b> ObjectWriter<'b> {
     /// # Errors
     /// As [`write_value`].
     pub fn value(&mut self, key: &str, value: &Value) -> io::Result<()> {
-        self.key(key)?;
+        self.key::<true>(key)?;
         write_value(self.buffer, value, self.depth + 1)
+    }
+
+    /// Adds a member holding `value`, when the caller knows that neither `key` nor any string in
+    /// `value` holds a byte JSON escapes (`"`, `\\` or a control character): they are copied
+    /// without being looked at.
+    ///
+    /// # Errors
+    /// As [`write_value`].
+    pub fn value_without_escapes(&mut self, key: &str, value: &Value) -> io::Result<()> {
+        self.key::<false>(key)?;
+        write_value_as::<false>(self.buffer, value, self.depth + 1)
     }
 
     /// Adds a member holding the string `text`.
@@ -93,8 +115,8 @@ impl<'b> ObjectWriter<'b> {
     /// # Errors
     /// As [`write_value`].
     pub fn text(&mut self, key: &str, text: &str) -> io::Result<()> {
-        self.key(key)?;
-        write_string(self.buffer, text)
+        self.key::<true>(key)?;
+        write_string::<true>(self.buffer, text)
     }
 
     /// Adds a member holding `number`.
@@ -102,7 +124,7 @@ impl<'b> ObjectWriter<'b> {
     /// # Errors
     /// As [`write_value`].
     pub fn number(&mut self, key: &str, number: &Number) -> io::Result<()> {
-        self.key(key)?;
+        self.key::<true>(key)?;
         serde_json::to_writer(&mut *self.buffer, number).map_err(io::Error::from)
     }
 
@@ -111,7 +133,7 @@ impl<'b> ObjectWriter<'b> {
     /// # Errors
     /// As [`write_value`].
     pub fn object(&mut self, key: &str) -> io::Result<ObjectWriter<'_>> {
-        self.key(key)?;
+        self.key::<true>(key)?;
         Ok(ObjectWriter::open(self.buffer, self.depth + 1))
     }
 
@@ -123,19 +145,19 @@ impl<'b> ObjectWriter<'b> {
         self.buffer.push(b'}');
     }
 
-    fn key(&mut self, key: &str) -> io::Result<()> {
+    fn key<const CHECKED: bool>(&mut self, key: &str) -> io::Result<()> {
         push_entry_start(self.buffer, self.depth + 1, self.members == 0);
         self.members += 1;
-        write_string(self.buffer, key)?;
+        write_string::<CHECKED>(self.buffer, key)?;
         self.buffer.extend_from_slice(b": ");
         Ok(())
     }
 }
 
-/// A string as JSON: copied between quotes when nothing in it needs escaping, else escaped by
-/// serde_json.
-fn write_string(buffer: &mut Vec<u8>, text: &str) -> io::Result<()> {
-    if needs_escape(text.as_bytes()) {
+/// A string as JSON: copied between quotes when nothing in it needs escaping (not looked for
+/// when `CHECKED` is false), else escaped by serde_json.
+fn write_string<const CHECKED: bool>(buffer: &mut Vec<u8>, text: &str) -> io::Result<()> {
+    if CHECKED && needs_escape(text.as_bytes()) {
         return serde_json::to_writer(&mut *buffer, text).map_err(io::Error::from);
     }
     buffer.reserve(text.len() + 2);
