@@ -3,8 +3,9 @@
 //!
 //! The output is byte for byte what reading the document whole, scoring it and writing it with
 //! [`m365_document::write_owned`] and `serde_json::to_writer_pretty` gives. [`DocumentStream`]
-//! writes one item per step, so callers can report progress, yield or cancel between items. The
-//! caller supplies the sink; the core still opens no file.
+//! appends one item per step to the caller's buffer, so callers can report progress, yield or
+//! cancel between items; [`write_scored`] runs it to the end into any writer. The core still
+//! opens no file.
 
 use std::io::{self, Write};
 
@@ -26,7 +27,8 @@ pub struct Streamed {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Scores every item of `outline` (read from `text`) and writes the scored document to `out`.
+/// Scores every item of `outline` (read from `text`) and writes the scored document to `out`, in
+/// writes of about [`CHUNK_BYTES`] each.
 ///
 /// # Errors
 /// Whatever `out` returns.
@@ -37,11 +39,22 @@ pub fn write_scored(
     out: &mut dyn Write,
 ) -> io::Result<Streamed> {
     let mut stream = DocumentStream::new(outline, options);
-    while stream.write_next(text, out)? {}
+    let mut chunk = Vec::with_capacity(CHUNK_BYTES + CHUNK_BYTES / 8);
+    while stream.append_next(text, &mut chunk)? {
+        if chunk.len() >= CHUNK_BYTES {
+            out.write_all(&chunk)?;
+            chunk.clear();
+        }
+    }
+    out.write_all(&chunk)?;
     Ok(stream.finish())
 }
 
-/// A scored document being written, one item per [`DocumentStream::write_next`].
+/// The size of [`write_scored`]'s writes: large enough that a buffered writer passes them through
+/// without copying them.
+pub const CHUNK_BYTES: usize = 1 << 20;
+
+/// A scored document being written, one item per [`DocumentStream::append_next`].
 pub struct DocumentStream {
     outline: DocumentOutline,
     root: Map<String, Value>,
@@ -50,7 +63,6 @@ pub struct DocumentStream {
     next_item: usize,
     started: bool,
     streamed: Streamed,
-    scratch: Vec<u8>,
 }
 
 impl DocumentStream {
@@ -69,7 +81,6 @@ impl DocumentStream {
             root,
             next_item: 0,
             started: false,
-            scratch: Vec::new(),
         }
     }
 
@@ -83,23 +94,23 @@ impl DocumentStream {
         self.next_item
     }
 
-    /// Writes the next item of `text` (the text the outline was read from), with the members
-    /// before it on the first call and those after it on the last. `false` once everything is
-    /// written.
+    /// Appends the next item of `text` (the text the outline was read from) to `buffer`, with the
+    /// members before it on the first call and those after it on the last. `false` once
+    /// everything is written.
     ///
     /// # Errors
-    /// Whatever `out` returns, or the item's problem when `text` is not the outline's text.
-    pub fn write_next(&mut self, text: &str, out: &mut dyn Write) -> io::Result<bool> {
+    /// The item's problem when `text` is not the outline's text.
+    pub fn append_next(&mut self, text: &str, buffer: &mut Vec<u8>) -> io::Result<bool> {
         let total = self.total();
         if !self.started {
             self.started = true;
-            out.write_all(b"{")?;
-            self.write_members(out, Side::BeforeItems)?;
+            buffer.push(b'{');
+            self.write_members(buffer, Side::BeforeItems)?;
             if total == 0 {
-                out.write_all(b"[]")?;
-                return self.write_end(out);
+                buffer.extend_from_slice(b"[]");
+                return self.write_end(buffer);
             }
-            out.write_all(b"[")?;
+            buffer.push(b'[');
         } else if self.next_item >= total {
             return Ok(false);
         }
@@ -116,25 +127,22 @@ impl DocumentStream {
             self.streamed.summary.add(outcome);
         }
         self.streamed.diagnostics.append(&mut item.diagnostics);
-        pretty::begin_entry(out, 2, index == 0)?;
-        self.scratch.clear();
+        pretty::push_entry_start(buffer, 2, index == 0);
         let written = m365_document::write_scored_item(
-            &mut self.scratch,
+            buffer,
             &item.value,
             &outcomes,
             self.with_codes,
             2,
             item.without_escapes,
         )?;
-        if written {
-            out.write_all(&self.scratch)?;
-        } else {
+        if !written {
             m365_document::write_item(&mut item.value, &outcomes, self.with_codes);
-            pretty::write_nested(out, &item.value, 2, &mut self.scratch)?;
+            pretty::write_value(buffer, &item.value, 2)?;
         }
         if self.next_item == total {
-            pretty::end_container(out, 1, b']')?;
-            return self.write_end(out);
+            pretty::push_end(buffer, 1, b']');
+            return self.write_end(buffer);
         }
         Ok(true)
     }
@@ -144,14 +152,14 @@ impl DocumentStream {
         self.streamed
     }
 
-    fn write_end(&mut self, out: &mut dyn Write) -> io::Result<bool> {
-        self.write_members(out, Side::AfterItems)?;
-        pretty::end_container(out, 0, b'}')?;
+    fn write_end(&mut self, buffer: &mut Vec<u8>) -> io::Result<bool> {
+        self.write_members(buffer, Side::AfterItems)?;
+        pretty::push_end(buffer, 0, b'}');
         Ok(false)
     }
 
     /// Writes the root members on one side of `items`; before it, also `"items": `.
-    fn write_members(&mut self, out: &mut dyn Write, side: Side) -> io::Result<()> {
+    fn write_members(&mut self, buffer: &mut Vec<u8>, side: Side) -> io::Result<()> {
         let items_at = self
             .root
             .keys()
@@ -165,11 +173,11 @@ impl DocumentStream {
             if !wanted {
                 continue;
             }
-            pretty::begin_entry(out, 1, position == 0)?;
-            serde_json::to_writer(&mut *out, key)?;
-            out.write_all(b": ")?;
+            pretty::push_entry_start(buffer, 1, position == 0);
+            serde_json::to_writer(&mut *buffer, key)?;
+            buffer.extend_from_slice(b": ");
             if position != items_at {
-                pretty::write_nested(out, value, 1, &mut self.scratch)?;
+                pretty::write_value(buffer, value, 1)?;
             }
         }
         Ok(())

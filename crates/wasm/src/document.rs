@@ -204,7 +204,7 @@ impl DocumentRun {
             return Ok(false);
         };
         let more = stream
-            .write_next(text, &mut self.output.pending)
+            .append_next(text, &mut self.output.pending)
             .map_err(|error| JsValue::from(js_sys::Error::new(&error.to_string())))?;
         if self.output.pending.len() >= CHUNK_BYTES {
             let per_item = self.output.written() as f64 / stream.done().max(1) as f64;

@@ -2,30 +2,14 @@
 //! given nesting depth, so a document can be written one member or one element at a time. Values
 //! are written by hand: strings that need no escaping are copied as they are.
 
-use std::io::{self, Write};
+use std::io;
 
 use serde_json::{Number, Value};
 
 const INDENT: &[u8] = b"  ";
 
-/// Writes `value` pretty-printed as if it sat `depth` levels deep in a pretty-printed document,
-/// byte for byte as `serde_json::to_writer_pretty` writes it there. `scratch` is reused between
-/// calls so each value reaches `out` in one write.
-///
-/// # Errors
-/// Whatever `out` returns.
-pub fn write_nested(
-    out: &mut dyn Write,
-    value: &Value,
-    depth: usize,
-    scratch: &mut Vec<u8>,
-) -> io::Result<()> {
-    scratch.clear();
-    write_value(scratch, value, depth)?;
-    out.write_all(scratch)
-}
-
-/// Appends `value` to `buffer` as [`write_nested`] writes it.
+/// Appends `value` pretty-printed as if it sat `depth` levels deep in a pretty-printed document,
+/// byte for byte as `serde_json::to_writer_pretty` writes it there.
 ///
 /// # Errors
 /// Only if serde_json fails to write a number or an escaped string.
@@ -193,7 +177,8 @@ static ESCAPED: [u8; 256] = {
     table
 };
 
-fn push_entry_start(buffer: &mut Vec<u8>, depth: usize, first: bool) {
+/// Starts a new member or element at `depth` (after `,` when it is not the first).
+pub fn push_entry_start(buffer: &mut Vec<u8>, depth: usize, first: bool) {
     if !first {
         buffer.push(b',');
     }
@@ -214,25 +199,10 @@ fn push_newline(buffer: &mut Vec<u8>, depth: usize) {
     }
 }
 
-/// Starts a new member or element at `depth` (after `,` when it is not the first).
-///
-/// # Errors
-/// Whatever `out` returns.
-pub fn begin_entry(out: &mut dyn Write, depth: usize, first: bool) -> io::Result<()> {
-    let mut line = Vec::new();
-    push_entry_start(&mut line, depth, first);
-    out.write_all(&line)
-}
-
 /// Ends an object or array whose entries sat at `depth + 1`, with `close` (`}` or `]`).
-///
-/// # Errors
-/// Whatever `out` returns.
-pub fn end_container(out: &mut dyn Write, depth: usize, close: u8) -> io::Result<()> {
-    let mut line = Vec::new();
-    push_newline(&mut line, depth);
-    line.push(close);
-    out.write_all(&line)
+pub fn push_end(buffer: &mut Vec<u8>, depth: usize, close: u8) {
+    push_newline(buffer, depth);
+    buffer.push(close);
 }
 
 #[cfg(test)]
@@ -281,14 +251,13 @@ mod tests {
         });
         let whole = serde_json::to_vec_pretty(&json!({"k": [inner]})).unwrap();
         let mut out = Vec::new();
-        let mut scratch = Vec::new();
         out.push(b'{');
-        begin_entry(&mut out, 1, true).unwrap();
+        push_entry_start(&mut out, 1, true);
         out.extend_from_slice(b"\"k\": [");
-        begin_entry(&mut out, 2, true).unwrap();
-        write_nested(&mut out, &inner, 2, &mut scratch).unwrap();
-        end_container(&mut out, 1, b']').unwrap();
-        end_container(&mut out, 0, b'}').unwrap();
+        push_entry_start(&mut out, 2, true);
+        write_value(&mut out, &inner, 2).unwrap();
+        push_end(&mut out, 1, b']');
+        push_end(&mut out, 0, b'}');
         assert_eq!(
             String::from_utf8(out).unwrap(),
             String::from_utf8(whole).unwrap()
