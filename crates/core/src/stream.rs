@@ -152,14 +152,14 @@ impl DocumentStream {
         self.streamed
     }
 
-    fn write_end(&mut self, buffer: &mut Vec<u8>) -> io::Result<bool> {
+    fn write_end(&self, buffer: &mut Vec<u8>) -> io::Result<bool> {
         self.write_members(buffer, Side::AfterItems)?;
         pretty::push_end(buffer, 0, b'}');
         Ok(false)
     }
 
     /// Writes the root members on one side of `items`; before it, also `"items": `.
-    fn write_members(&mut self, buffer: &mut Vec<u8>, side: Side) -> io::Result<()> {
+    fn write_members(&self, buffer: &mut Vec<u8>, side: Side) -> io::Result<()> {
         let items_at = self
             .root
             .keys()
