@@ -173,3 +173,56 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
         streamed.len()
     );
 }
+
+/// Records the size of every write it is given.
+struct RecordingWriter {
+    bytes: Vec<u8>,
+    write_sizes: Vec<usize>,
+}
+
+impl std::io::Write for RecordingWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.bytes.extend_from_slice(buf);
+        self.write_sizes.push(buf.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_large_document_reaches_the_writer_in_whole_chunks_with_the_same_bytes() {
+    let text = support::m365_document(1_500);
+    let loaded = dataset::load(text.as_bytes(), None).unwrap();
+    let Dataset::M365(document) = loaded.dataset else {
+        panic!("not an M365 document");
+    };
+    let options = DocumentOptions::default();
+    let report = engine::score(&Dataset::M365(document.clone()));
+    let expected = serde_json::to_vec_pretty(&m365_document::write_owned(
+        document.document,
+        &report,
+        &options,
+    ))
+    .unwrap();
+    let mut writer = RecordingWriter {
+        bytes: Vec::new(),
+        write_sizes: Vec::new(),
+    };
+    let outline = DocumentOutline::read(&text).expect("streamed");
+    stream::write_scored(&text, outline, &options, &mut writer).unwrap();
+    assert!(
+        writer.bytes == expected,
+        "streamed bytes differ from the whole path"
+    );
+    let (last, earlier) = writer.write_sizes.split_last().unwrap();
+    assert!(earlier.len() >= 2, "{:?}", writer.write_sizes);
+    assert!(
+        earlier.iter().all(|&size| size >= stream::CHUNK_BYTES),
+        "{:?}",
+        writer.write_sizes
+    );
+    assert!(*last > 0, "{:?}", writer.write_sizes);
+}
