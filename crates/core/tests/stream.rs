@@ -8,8 +8,9 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use agenteval_core::dataset::m365::DocumentOutline;
-use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::dataset::{self, Dataset, EvalDocument};
 use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::report::RunReport;
 use agenteval_core::{engine, stream, Diagnostic};
 
 fn root() -> PathBuf {
@@ -103,6 +104,13 @@ fn written_by_hand() -> Vec<(String, String)> {
     all
 }
 
+/// The document scored and written by the whole path, with its run report.
+fn scored_whole(document: EvalDocument, options: &DocumentOptions) -> (String, RunReport) {
+    let report = engine::score(&Dataset::M365(document.clone()));
+    let written = m365_document::write_owned(document.document, &report, options);
+    (serde_json::to_string_pretty(&written).unwrap(), report)
+}
+
 fn rendered(diagnostics: &[Diagnostic]) -> Vec<String> {
     let mut lines: Vec<String> = diagnostics
         .iter()
@@ -134,13 +142,7 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
             continue;
         };
         let outline = outline.unwrap_or_else(|| panic!("{name}: not streamed"));
-        let report = engine::score(&Dataset::M365(document.clone()));
-        let expected = serde_json::to_string_pretty(&m365_document::write_owned(
-            document.document,
-            &report,
-            &options,
-        ))
-        .unwrap();
+        let (expected, report) = scored_whole(document, &options);
         let mut written = Vec::new();
         let run = stream::write_scored(&text, outline, &options, &mut written).unwrap();
         assert_eq!(String::from_utf8(written).unwrap(), expected, "{name}");
@@ -200,13 +202,7 @@ fn a_large_document_reaches_the_writer_in_whole_chunks_with_the_same_bytes() {
         panic!("not an M365 document");
     };
     let options = DocumentOptions::default();
-    let report = engine::score(&Dataset::M365(document.clone()));
-    let expected = serde_json::to_vec_pretty(&m365_document::write_owned(
-        document.document,
-        &report,
-        &options,
-    ))
-    .unwrap();
+    let (expected, _) = scored_whole(document, &options);
     let mut writer = RecordingWriter {
         bytes: Vec::new(),
         write_sizes: Vec::new(),
@@ -214,7 +210,7 @@ fn a_large_document_reaches_the_writer_in_whole_chunks_with_the_same_bytes() {
     let outline = DocumentOutline::read(&text).expect("streamed");
     stream::write_scored(&text, outline, &options, &mut writer).unwrap();
     assert!(
-        writer.bytes == expected,
+        writer.bytes == expected.as_bytes(),
         "streamed bytes differ from the whole path"
     );
     let (last, earlier) = writer.write_sizes.split_last().unwrap();
