@@ -86,17 +86,17 @@ impl Tokenizer {
             token_start: 0,
             run_start: 0,
         };
-        let mut rest = text;
-        loop {
-            let ascii_len = rest.bytes().take_while(u8::is_ascii).count();
-            let (ascii, other) = rest.split_at_checked(ascii_len).unwrap_or((rest, ""));
-            for &byte in ascii.as_bytes() {
+        let mut at = 0;
+        while let Some(&byte) = text.as_bytes().get(at) {
+            if byte.is_ascii() {
                 tokenizer.push_ascii(table, byte);
+                at += 1;
+                continue;
             }
-            let mut chars = other.chars();
-            let Some(c) = chars.next() else {
+            let Some(c) = text.get(at..).and_then(|rest| rest.chars().next()) else {
                 break;
             };
+            at += c.len_utf8();
             if lowercase {
                 let (first, second) = python::lower_one(c);
                 tokenizer.push_char(first);
@@ -104,7 +104,6 @@ impl Tokenizer {
             } else {
                 tokenizer.push_char(c);
             }
-            rest = chars.as_str();
         }
         tokenizer.end_token();
         Tokens {
