@@ -1,6 +1,8 @@
 //! The `score` and `evaluators` commands: run the engine and write the chosen output format.
 //! Foundry JSONL written as Foundry rows is streamed: each row is read, scored and written before
-//! the next is read, so memory does not grow with the file.
+//! the next is read, so memory does not grow with the file. A current-form M365 document is
+//! scored item by item, so its items are never held as one tree: into the scored document as each
+//! item is scored, or into a run report written at the end in the other formats.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -46,7 +48,8 @@ pub fn score(
         Source::Whole(bytes) => {
             let streamed = match format {
                 None | Some(Format::Document) => stream_document(&bytes, name, &mut writer)?,
-                _ => None,
+                Some(Format::Foundry) => None,
+                Some(report_format) => stream_report(&bytes, report_format, name, &mut writer)?,
             };
             match streamed {
                 Some(summary) => summary,
@@ -68,10 +71,7 @@ fn stream_document(
     name: &str,
     writer: &mut dyn Write,
 ) -> Result<Option<Summary>, UsageError> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Ok(None);
-    };
-    let Some(outline) = DocumentOutline::read(text) else {
+    let Some((text, outline)) = outline(bytes) else {
         return Ok(None);
     };
     let streamed =
@@ -79,6 +79,31 @@ fn stream_document(
     writer.write_all(b"\n").map_err(write_error)?;
     input::report_diagnostics(&streamed.diagnostics, name);
     Ok(Some(streamed.summary))
+}
+
+/// Scores an M365 document item by item into a run report written as `format`; `None` when the
+/// input is something else and must be read whole.
+fn stream_report(
+    bytes: &[u8],
+    format: Format,
+    name: &str,
+    writer: &mut dyn Write,
+) -> Result<Option<Summary>, UsageError> {
+    let Some((text, outline)) = outline(bytes) else {
+        return Ok(None);
+    };
+    let streamed = stream::score_report(text, &outline)
+        .map_err(|diagnostic| UsageError(diagnostic.in_source(name).to_string()))?;
+    drop(outline);
+    input::report_diagnostics(&streamed.diagnostics, name);
+    write_report(&streamed.report, format, name, writer)?;
+    Ok(Some(streamed.report.summary))
+}
+
+/// `bytes` as a current-form M365 document's text and outline, when they are one.
+fn outline(bytes: &[u8]) -> Option<(&str, DocumentOutline)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    Some((text, DocumentOutline::read(text)?))
 }
 
 fn score_whole(
@@ -271,7 +296,10 @@ fn write_report(
         Format::Junit => report::junit::write(report, name),
         Format::Md => report::markdown::write(report),
         Format::Html => report::html::write(report, name),
-        Format::Report | Format::Document | Format::Foundry => report::to_json(report) + "\n",
+        Format::Report | Format::Document | Format::Foundry => {
+            report::write_json(report, writer).map_err(write_error)?;
+            "\n".to_owned()
+        }
     };
     writer.write_all(text.as_bytes()).map_err(write_error)
 }

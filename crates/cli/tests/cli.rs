@@ -4,6 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use agenteval_core::{dataset, engine, report};
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -184,6 +185,35 @@ fn writes_every_format_to_a_file() {
         assert!(text.contains(marker), "{format} output lacks {marker:?}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A current-form document is scored item by item in the report formats too, and each format
+/// comes out as the core renders the report of the document read whole.
+#[test]
+fn report_formats_of_a_document_are_the_whole_documents_report() {
+    let path = "examples/m365-demo.json";
+    let bytes = std::fs::read(root().join(path)).expect("example exists");
+    let whole = engine::score(&dataset::load(&bytes, None).expect("example loads").dataset);
+    for (format, expected) in [
+        ("csv", report::csv::write(&whole)),
+        ("junit", report::junit::write(&whole, path)),
+        ("md", report::markdown::write(&whole)),
+        ("html", report::html::write(&whole, path)),
+        ("report", report::to_json(&whole) + "\n"),
+    ] {
+        let output = agenteval(&["score", path, "--format", format]);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{format}: {}",
+            stderr(&output)
+        );
+        assert_eq!(
+            String::from_utf8(output.stdout).expect("UTF-8 output"),
+            expected,
+            "{format}"
+        );
+    }
 }
 
 #[test]

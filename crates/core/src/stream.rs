@@ -1,21 +1,23 @@
 //! The streaming path for M365 eval documents: each item is parsed, scored, written into the
-//! scored document and dropped before the next, so a large document is never held as a tree.
+//! scored document (or recorded in the run report) and dropped before the next, so a large
+//! document is never held as a tree.
 //!
 //! The output is byte for byte what reading the document whole, scoring it and writing it with
 //! [`m365_document::write_owned`] and `serde_json::to_writer_pretty` gives. [`DocumentStream`]
 //! appends one item per step to the caller's buffer, so callers can report progress, yield or
-//! cancel between items; [`write_scored`] runs it to the end into any writer. The core still
-//! opens no file.
+//! cancel between items; [`write_scored`] runs it to the end into any writer. [`score_report`]
+//! gives the run report [`crate::engine::score`] gives for the document read whole. The core
+//! still opens no file.
 
 use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use crate::dataset::m365::DocumentOutline;
+use crate::dataset::m365::{DocumentOutline, OutlineItem};
 use crate::engine::DocumentScorer;
 use crate::report::m365_document::{self, DocumentOptions};
 use crate::report::pretty;
-use crate::report::Summary;
+use crate::report::{CaseOutcome, Dialect, RunReport, Summary};
 use crate::Diagnostic;
 
 /// What a streamed run found.
@@ -48,6 +50,52 @@ pub fn write_scored(
     }
     out.write_all(&chunk)?;
     Ok(stream.finish())
+}
+
+/// Scores every item of `outline` (read from `text`) into a run report, one item's tree at a
+/// time: the report [`crate::engine::score`] gives for the document read whole. The diagnostics
+/// are those reading it whole reports.
+///
+/// # Errors
+/// The item's problem when `text` is not the outline's text.
+pub fn score_report(text: &str, outline: &DocumentOutline) -> Result<StreamedReport, Diagnostic> {
+    let scorer = DocumentScorer::new(outline.default_evaluators());
+    let mut report = RunReport::new(Dialect::M365);
+    let mut diagnostics = outline.diagnostics.clone();
+    for index in 0..outline.item_count() {
+        let (_, outcomes) = scored_item(outline, &scorer, text, index, &mut diagnostics)?;
+        for outcome in outcomes {
+            report.push(outcome);
+        }
+    }
+    Ok(StreamedReport {
+        report,
+        diagnostics,
+    })
+}
+
+/// What [`score_report`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamedReport {
+    /// The run report.
+    pub report: RunReport,
+    /// Warnings and item-level errors, as reading the document whole reports them.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Item `index` of `text`, parsed, validated and scored; its diagnostics are moved to
+/// `diagnostics`.
+fn scored_item(
+    outline: &DocumentOutline,
+    scorer: &DocumentScorer,
+    text: &str,
+    index: usize,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(OutlineItem, Vec<CaseOutcome>), Diagnostic> {
+    let mut item = outline.item(text, index)?;
+    let outcomes = scorer.score_item(index, &item.value, item.problem.as_deref());
+    diagnostics.append(&mut item.diagnostics);
+    Ok((item, outcomes))
 }
 
 /// The size of [`write_scored`]'s writes: large enough that a buffered writer passes them through
@@ -116,17 +164,17 @@ impl DocumentStream {
         }
         let index = self.next_item;
         self.next_item += 1;
-        let mut item = self
-            .outline
-            .item(text, index)
-            .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
-        let outcomes = self
-            .scorer
-            .score_item(index, &item.value, item.problem.as_deref());
+        let (mut item, outcomes) = scored_item(
+            &self.outline,
+            &self.scorer,
+            text,
+            index,
+            &mut self.streamed.diagnostics,
+        )
+        .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
         for outcome in &outcomes {
             self.streamed.summary.add(outcome);
         }
-        self.streamed.diagnostics.append(&mut item.diagnostics);
         pretty::push_entry_start(buffer, 2, index == 0);
         let written = m365_document::write_scored_item(
             buffer,

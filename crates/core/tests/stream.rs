@@ -1,6 +1,6 @@
 //! The streaming document path against the whole path: for every document the whole path reads
-//! as a current-form M365 document, streaming gives the same bytes, summary and diagnostics; for
-//! every other input it declines, so the caller reads it whole.
+//! as a current-form M365 document, streaming gives the same bytes, run report, summary and
+//! diagnostics; for every other input it declines, so the caller reads it whole.
 
 #[path = "../benches/support/mod.rs"]
 mod support;
@@ -121,7 +121,7 @@ fn rendered(diagnostics: &[Diagnostic]) -> Vec<String> {
 }
 
 #[test]
-fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
+fn streaming_writes_and_reports_what_the_whole_path_does_and_declines_the_rest() {
     let options = DocumentOptions {
         evaluated_at: Some("2026-11-29T12:00:00Z".to_owned()),
     };
@@ -143,6 +143,13 @@ fn streaming_writes_what_the_whole_path_writes_and_declines_the_rest() {
         };
         let outline = outline.unwrap_or_else(|| panic!("{name}: not streamed"));
         let (expected, report) = scored_whole(document, &options);
+        let reported = stream::score_report(&text, &outline).unwrap();
+        assert_eq!(reported.report, report, "{name}");
+        assert_eq!(
+            rendered(&reported.diagnostics),
+            rendered(&diagnostics),
+            "{name}"
+        );
         let mut written = Vec::new();
         let run = stream::write_scored(&text, outline, &options, &mut written).unwrap();
         assert_eq!(String::from_utf8(written).unwrap(), expected, "{name}");

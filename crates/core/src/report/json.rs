@@ -1,5 +1,7 @@
 //! The run report as JSON (spec §4): the serde shape of [`RunReport`], pretty-printed.
 
+use std::io;
+
 use super::RunReport;
 
 /// The run report as pretty-printed JSON.
@@ -9,4 +11,12 @@ use super::RunReport;
 /// could not be scored.
 pub fn to_json(report: &RunReport) -> String {
     serde_json::to_string_pretty(report).unwrap_or_else(|_| String::from("null"))
+}
+
+/// Writes [`to_json`]'s text to `out` as it is produced, without holding it.
+///
+/// # Errors
+/// Whatever `out` returns.
+pub fn write_json(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(out, report).map_err(io::Error::from)
 }

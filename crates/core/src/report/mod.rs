@@ -17,7 +17,7 @@ pub mod m365_document;
 pub mod markdown;
 pub(crate) mod pretty;
 
-pub use json::to_json;
+pub use json::{to_json, write_json};
 
 /// The input dialect a run read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
