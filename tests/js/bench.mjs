@@ -6,7 +6,9 @@
 //
 // This machine's speed drifts by up to ±30 % over minutes, so the work runs in rounds: each round
 // times the CLI, then Node, then the Chromium page, once each, and ratios are taken within a round.
-// One untimed round first lets both engines finish compiling the module's optimised tier.
+// One round first, not compared, lets both engines finish compiling the module's optimised tier;
+// its times are printed as what a page's first calls take (module just started, memory not yet
+// grown).
 // Prints one JSON object.
 //
 // Usage: node bench.mjs DOCUMENT CLI
@@ -88,8 +90,7 @@ const browser = await launchChromium();
 try {
   const node = await nodeRunner(text);
   const chromium = await chromiumRunner(await browser.newPage(), server);
-  await node.round();
-  await chromium.round();
+  const firstRound = { node: await node.round(), chromium: await chromium.round() };
   const rounds = [];
   for (let round = 0; round < ROUNDS; round += 1) {
     const native = { reportSeconds: cliSeconds("report"), documentSeconds: cliSeconds("document") };
@@ -101,6 +102,7 @@ try {
       wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
       documentBytes: Buffer.byteLength(text),
       startupMs: { node: node.startupMs, chromium: chromium.startupMs },
+      firstRound,
       rounds,
     }),
   );

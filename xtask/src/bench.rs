@@ -47,6 +47,15 @@ pub fn run_wasm() -> Result<(), String> {
         figure(&figures["startupMs"], "node")?,
         figure(&figures["startupMs"], "chromium")?
     );
+    for runtime in ["node", "chromium"] {
+        let first = &figures["firstRound"][runtime];
+        println!(
+            "first calls after start-up, {runtime:<8}: score → report {:.3}s, doc → bytes {:.3}s, doc → string {:.3}s",
+            figure(first, "scoreSeconds")?,
+            figure(first, "documentSeconds")?,
+            figure(first, "documentStringSeconds")?
+        );
+    }
     let rounds = figures["rounds"]
         .as_array()
         .ok_or_else(|| format!("no rounds in {figures}"))?;

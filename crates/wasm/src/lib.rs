@@ -25,6 +25,7 @@ pub mod convert;
 pub mod document;
 pub mod error;
 pub mod evaluation;
+pub mod memory;
 pub mod options;
 pub mod render;
 pub mod run;
@@ -34,10 +35,11 @@ pub mod validate;
 use wasm_bindgen::prelude::*;
 
 /// Talc instead of the standard library's dlmalloc: the streaming paths allocate and free many
-/// small values per item, and Talc does that faster in WebAssembly.
+/// small values per item, and Talc does that faster in WebAssembly. It grows the memory in steps
+/// that grow with it (see [`memory`]).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: memory::Allocator = memory::allocator();
 
 /// Key of the global slot where the panic hook leaves the last panic message, for the package's
 /// guard to put into the `internalError` it throws before resetting the module.

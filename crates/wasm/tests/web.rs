@@ -1,9 +1,11 @@
 //! The binding inside a JavaScript engine (`wasm-bindgen-test`, run by `cargo xtask test` in Node
-//! and in headless Chromium): the exports' values, their errors, and the streaming run.
+//! and in headless Chromium): the exports' values, their errors, the streaming run, and how the
+//! allocator grows the module's memory.
 
 #![cfg(target_arch = "wasm32")]
 
 use agenteval_wasm::catalog::list_evaluators;
+use agenteval_wasm::memory::{self, MAX_STEP_PAGES};
 use agenteval_wasm::render::render_report;
 use agenteval_wasm::run::{evaluate_dataset, score_dataset, score_item};
 use agenteval_wasm::validate::validate_dataset;
@@ -194,4 +196,30 @@ async fn evaluate_resolves_to_an_evaluation_that_renders_every_format() {
         .expect_err("refused");
     assert_eq!(code_of(&error), "invalidArgument");
     method("free").call0(&evaluation).expect("freed");
+}
+
+/// 150 000 small allocations (about 160 MB) grow the memory a few dozen times, not once per
+/// 64 KiB page as Talc's own source would (about 2 500 times), and the memory stays within a
+/// quarter (at most one step) of what the heap needs.
+#[wasm_bindgen_test]
+fn the_memory_grows_in_steps_that_grow_with_it() {
+    const BLOCKS: usize = 150_000;
+    const BLOCK_BYTES: usize = 1024;
+    let pages_before = std::arch::wasm32::memory_size::<0>();
+    let growths_before = memory::growths();
+    let blocks: Vec<Box<[u8; BLOCK_BYTES]>> =
+        (0..BLOCKS).map(|_| Box::new([1; BLOCK_BYTES])).collect();
+    let grown_pages = std::arch::wasm32::memory_size::<0>() - pages_before;
+    let growths = memory::growths() - growths_before;
+    let needed_pages = BLOCKS * BLOCK_BYTES / (64 * 1024);
+    assert!(blocks.iter().all(|block| block[BLOCK_BYTES - 1] == 1));
+    assert!(grown_pages > needed_pages / 2, "grew {grown_pages} pages");
+    assert!(
+        growths > 0 && growths <= 40,
+        "{growths} growths for {grown_pages} pages"
+    );
+    assert!(
+        grown_pages <= needed_pages * 5 / 4 + MAX_STEP_PAGES,
+        "grew {grown_pages} pages for about {needed_pages}"
+    );
 }
