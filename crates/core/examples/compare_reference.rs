@@ -3,6 +3,8 @@
 //!
 //! Usage: `compare_reference write-inputs FILE [COUNT]`, `compare_reference write-document FILE [ITEMS]`,
 //! `compare_reference time FILE` (prints JSON with nanoseconds per item),
+//! `compare_reference time-fresh FILE` (the same, each case read from its JSON text just before
+//! its evaluation, which alone is timed, as a run evaluates the item it has just read),
 //! `compare_reference once FILE` (one untimed pass of each evaluator, for instruction counts under
 //! callgrind: divide by the item count).
 
@@ -34,11 +36,16 @@ fn main() -> Result<(), String> {
         }
         Some("write-document") => std::fs::write(path, support::m365_document(count(100_000)))
             .map_err(|error| error.to_string()),
-        Some("time") => {
+        Some(mode @ ("time" | "time-fresh")) => {
             let text = std::fs::read_to_string(path).map_err(|error| error.to_string())?;
             let inputs: Value = serde_json::from_str(&text).map_err(|error| error.to_string())?;
-            let f1 = time_per_item("builtin.f1_score", &inputs["f1"])?;
-            let navigation = time_per_item(
+            let time = if mode == "time" {
+                time_per_item
+            } else {
+                time_per_fresh_item
+            };
+            let f1 = time("builtin.f1_score", &inputs["f1"])?;
+            let navigation = time(
                 "builtin.task_navigation_efficiency",
                 &inputs["task_navigation"],
             )?;
@@ -63,7 +70,8 @@ fn main() -> Result<(), String> {
             Ok(())
         }
         _ => Err(
-            "usage: compare_reference write-inputs|write-document|time|once FILE [COUNT]".into(),
+            "usage: compare_reference write-inputs|write-document|time|time-fresh|once FILE [COUNT]"
+                .into(),
         ),
     }
 }
@@ -73,23 +81,25 @@ fn prepare<'c>(
     name: &str,
     cases: &'c Value,
 ) -> Result<(Box<dyn evaluators::Evaluator>, Vec<Inputs<'c>>), String> {
-    let spec = evaluators::find(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
-    let options = Map::new();
-    let evaluator = (spec.build)(name, Options::new(&options)).map_err(|error| error.message)?;
     let cases = cases.as_array().ok_or("inputs must be an array")?;
-    let inputs: Vec<Inputs<'_>> = cases
-        .iter()
-        .map(|case| {
-            let mut inputs = Inputs::new();
-            if let Some(fields) = case.as_object() {
-                for (key, value) in fields {
-                    inputs.set(key, value);
-                }
-            }
-            inputs
-        })
-        .collect();
-    Ok((evaluator, inputs))
+    Ok((build(name)?, cases.iter().map(case_inputs).collect()))
+}
+
+/// The evaluator `name` with default options.
+fn build(name: &str) -> Result<Box<dyn evaluators::Evaluator>, String> {
+    let spec = evaluators::find(name).ok_or_else(|| format!("{name} is not in the catalog"))?;
+    (spec.build)(name, Options::new(&Map::new())).map_err(|error| error.message)
+}
+
+/// A case's fields as the evaluator's named inputs.
+fn case_inputs(case: &Value) -> Inputs<'_> {
+    let mut inputs = Inputs::new();
+    if let Some(fields) = case.as_object() {
+        for (key, value) in fields {
+            inputs.set(key, value);
+        }
+    }
+    inputs
 }
 
 /// Mean nanoseconds per item over several passes (after one warm-up pass).
@@ -108,4 +118,35 @@ fn time_per_item(name: &str, cases: &Value) -> Result<f64, String> {
     }
     let total = start.elapsed().as_nanos() as f64;
     Ok(total / f64::from(passes) / inputs.len().max(1) as f64)
+}
+
+/// Mean nanoseconds per evaluation when each case is read from its JSON text (by the engine's
+/// parser, not timed) just before it is evaluated, over several passes after one warm-up pass.
+fn time_per_fresh_item(name: &str, cases: &Value) -> Result<f64, String> {
+    let evaluator = build(name)?;
+    let texts: Vec<String> = cases
+        .as_array()
+        .ok_or("inputs must be an array")?
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    let evaluate_fresh = |text: &str| -> Result<std::time::Duration, String> {
+        let case = agenteval_core::json::parse(text.as_bytes()).map_err(|error| error.message)?;
+        let inputs = case_inputs(&case);
+        let start = Instant::now();
+        black_box(evaluator.evaluate(black_box(&inputs)));
+        Ok(start.elapsed())
+    };
+    for text in &texts {
+        evaluate_fresh(text)?;
+    }
+    let (mut evaluations, mut timed) = (0u32, std::time::Duration::ZERO);
+    let start = Instant::now();
+    while evaluations < 5 * texts.len() as u32 || start.elapsed().as_secs_f64() < 1.0 {
+        for text in &texts {
+            timed += evaluate_fresh(text)?;
+        }
+        evaluations += texts.len() as u32;
+    }
+    Ok(timed.as_nanos() as f64 / f64::from(evaluations.max(1)))
 }
