@@ -195,6 +195,37 @@ test("custom evaluators named in a dataset run on every item and turn", async ()
   assert.equal(missing.items[0].results[0].error.code, "evaluatorLoadError");
 });
 
+test("score reads a document given as text one item at a time, with the report of the document read whole", async () => {
+  const dataset = {
+    schemaVersion: "1.11.0",
+    default_evaluators: { ExactMatch: {}, polite: { threshold: 1 } },
+    items: [
+      { prompt: "a", response: "Thank you.", expected_response: "Thank you." },
+      { turns: [{ prompt: "b", response: "No." }, { prompt: "c", response: "Thanks!" }] },
+      { prompt: 3 },
+    ],
+  };
+  const custom = { polite: async (input) => (/thank/i.test(input.response) ? 1 : 0) };
+  const run = async (input) => {
+    const progress = [];
+    const report = await agenteval.score(input, { custom, sliceMs: 0.000001, onProgress: (update) => progress.push(update) });
+    return { report, progress };
+  };
+  const whole = await run(dataset);
+  const text = await run(JSON.stringify(dataset));
+  const bytes = await run(new TextEncoder().encode(JSON.stringify(dataset)));
+  assert.deepEqual(text.report, whole.report);
+  assert.deepEqual(bytes.report, whole.report);
+  assert.deepEqual(whole.report.items.map((item) => [item.index, item.turn, item.status]), [
+    [0, null, "pass"], [1, 0, "partial"], [1, 1, "partial"], [2, null, "error"],
+  ]);
+  assert.ok(whole.progress.every(({ total }) => total === 4), JSON.stringify(whole.progress));
+  // Read item by item, the thread counts as one entry until its turns are read.
+  assert.deepEqual(text.progress[0], { done: 1, total: 3 });
+  assert.deepEqual(text.progress.at(-1), { done: 4, total: 4 });
+  for (const { done, total } of text.progress) assert.ok(done <= total && total <= 4, JSON.stringify(text.progress));
+});
+
 test("scoreItem refuses threads, bad items and bad selections", async () => {
   await assert.rejects(agenteval.scoreItem({ turns: [] }, ["ExactMatch"]), assertCode("invalidItem", /^item\.turns: /));
   await assert.rejects(agenteval.scoreItem("text", ["ExactMatch"]), assertCode("invalidItem"));

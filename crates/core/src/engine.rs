@@ -3,20 +3,22 @@
 //!
 //! [`Session`] scores one report entry (an item, a turn or a row) per step, so callers can stream
 //! progress, yield to an event loop, cancel, and run custom evaluators (which may be async in JS)
-//! between steps. [`score`] runs a whole dataset through a session. Evaluators are built once per
-//! distinct configuration where possible (the document's default plan, each Foundry criterion).
+//! between steps; over an M365 document's text it reads one item at a time. [`score`] runs a whole
+//! dataset through a session. Evaluators are built once per distinct configuration where possible
+//! (the document's default plan, each Foundry criterion).
 
 use serde_json::{Map, Value};
 
 use crate::custom::{self, CustomReturn};
 use crate::dataset::foundry::{FoundryConfig, FoundryRow};
+use crate::dataset::m365::DocumentOutline;
 use crate::dataset::{Dataset, EvalDocument};
 use crate::evaluators::{self, Evaluator, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::json;
 use crate::options::Options;
 use crate::outcome::{ErrorCode, EvalResult};
-use crate::report::{CaseOutcome, RunReport};
+use crate::report::{CaseOutcome, Dialect, RunReport};
 use crate::resolve::{self, Planned};
 use crate::status::{item_status, ItemStatus};
 
@@ -125,18 +127,30 @@ enum Entry {
     Invalid { index: usize, problem: String },
 }
 
-/// A dataset the session owns or borrows.
+/// A dataset the session owns or borrows, or an M365 document it reads one item at a time.
 enum Held<'d> {
     Owned(Box<Dataset>),
     Borrowed(&'d Dataset),
+    Outlined(Box<Outlined>),
+}
+
+/// An M365 document's text, its outline, and the item whose entries are being stepped over.
+struct Outlined {
+    text: String,
+    outline: DocumentOutline,
+    next_item: usize,
+    item: Option<Value>,
 }
 
 /// Incremental scoring of one dataset: one report entry per [`Session::step`].
 pub struct Session<'d> {
     dataset: Held<'d>,
     customs: Vec<String>,
+    /// The dataset's entries or, when it is read item by item, the current item's.
     entries: Vec<Entry>,
     position: usize,
+    /// Entries of the items read before the current one (item by item only).
+    entries_before: usize,
     shared_slots: Vec<Slot>,
     report: RunReport,
 }
@@ -147,6 +161,21 @@ impl Session<'static> {
     pub fn new(dataset: Dataset, customs: Vec<String>) -> Self {
         Session::build(Held::Owned(Box::new(dataset)), customs)
     }
+
+    /// A session over the text of an M365 document and its outline ([`DocumentOutline::read`]
+    /// of that text). Each item is parsed and validated when a step reaches it and dropped after
+    /// its last entry, so the document is never held as a tree. The steps and the report are
+    /// those of [`Session::new`] over the document read whole; only [`Session::total`] differs
+    /// while items are unread, counting each as one entry until its turns are known.
+    pub fn outlined(text: String, outline: DocumentOutline, customs: Vec<String>) -> Self {
+        let source = Outlined {
+            text,
+            outline,
+            next_item: 0,
+            item: None,
+        };
+        Session::build(Held::Outlined(Box::new(source)), customs)
+    }
 }
 
 impl<'d> Session<'d> {
@@ -156,64 +185,120 @@ impl<'d> Session<'d> {
     }
 
     fn build(dataset: Held<'d>, customs: Vec<String>) -> Self {
-        let held: &Dataset = match &dataset {
-            Held::Owned(dataset) => dataset,
-            Held::Borrowed(dataset) => dataset,
-        };
-        let (entries, shared_slots) = match held {
-            Dataset::M365(document) => (m365_entries(document), {
-                resolve::default_plan(document.default_evaluators())
-                    .iter()
-                    .map(|planned| {
-                        Slot::new(planned.name, planned.name, &planned.options, &customs)
-                    })
-                    .collect()
-            }),
-            Dataset::Foundry(rows) => (
-                rows.rows
-                    .iter()
-                    .enumerate()
-                    .map(|(index, row)| match &row.row {
-                        Ok(_) => Entry::Case { index, turn: None },
-                        Err(problem) => Entry::Invalid {
-                            index,
-                            problem: problem.describe(),
-                        },
-                    })
-                    .collect(),
-                criterion_slots(&rows.config, &customs),
+        let (entries, shared_slots, dialect) = match &dataset {
+            Held::Owned(whole) => whole_plan(whole, &customs),
+            Held::Borrowed(whole) => whole_plan(whole, &customs),
+            Held::Outlined(source) => (
+                Vec::new(),
+                slots_for(
+                    &resolve::default_plan(source.outline.default_evaluators()),
+                    &customs,
+                ),
+                Dialect::M365,
             ),
         };
-        let report = RunReport::new(held.dialect());
         Session {
             dataset,
             customs,
             entries,
             position: 0,
+            entries_before: 0,
             shared_slots,
-            report,
+            report: RunReport::new(dialect),
         }
     }
 
-    fn dataset(&self) -> &Dataset {
+    /// The dataset, when it is held whole.
+    fn whole(&self) -> Option<&Dataset> {
         match &self.dataset {
-            Held::Owned(dataset) => dataset,
-            Held::Borrowed(dataset) => dataset,
+            Held::Owned(dataset) => Some(dataset),
+            Held::Borrowed(dataset) => Some(dataset),
+            Held::Outlined(_) => None,
         }
     }
 
-    /// Number of report entries the dataset yields (items, turns or rows).
+    /// For an M365 document, entry `(index, turn)`'s fields (`None` when they are not an object)
+    /// and the document's default evaluators; `None` for Foundry rows.
+    #[allow(
+        clippy::type_complexity,
+        reason = "two borrowed maps, named in the documentation"
+    )]
+    fn m365_entry(
+        &self,
+        index: usize,
+        turn: Option<usize>,
+    ) -> Option<(Option<&Map<String, Value>>, Option<&Map<String, Value>>)> {
+        match (&self.dataset, self.whole()) {
+            (Held::Outlined(source), _) => Some((
+                source
+                    .item
+                    .as_ref()
+                    .and_then(|item| item_case_fields(item, turn)),
+                source.outline.default_evaluators(),
+            )),
+            (_, Some(Dataset::M365(document))) => Some((
+                case_fields(document, index, turn),
+                document.default_evaluators(),
+            )),
+            _ => None,
+        }
+    }
+
+    /// Item by item: drops the stepped item and reads the next one that yields entries. `false`
+    /// when none is left, or when the dataset is held whole. (A validated item always yields one:
+    /// an empty `turns` is a schema error, an entry of its own.)
+    fn read_next_item(&mut self) -> bool {
+        let Held::Outlined(source) = &mut self.dataset else {
+            return false;
+        };
+        while source.next_item < source.outline.item_count() {
+            let index = source.next_item;
+            source.next_item += 1;
+            self.entries_before += self.entries.len();
+            self.entries.clear();
+            self.position = 0;
+            source.item = match source.outline.item(&source.text, index) {
+                Ok(item) => {
+                    let problem = item.problem.as_deref();
+                    push_item_entries(&mut self.entries, index, &item.value, problem);
+                    Some(item.value)
+                }
+                Err(diagnostic) => {
+                    self.entries.push(Entry::Invalid {
+                        index,
+                        problem: diagnostic.message,
+                    });
+                    None
+                }
+            };
+            if !self.entries.is_empty() {
+                return true;
+            }
+        }
+        source.item = None;
+        false
+    }
+
+    /// Number of report entries the dataset yields (items, turns or rows). Read item by item,
+    /// unread items count as one entry each.
     pub fn total(&self) -> usize {
-        self.entries.len()
+        let unread = match &self.dataset {
+            Held::Outlined(source) => source.outline.item_count().saturating_sub(source.next_item),
+            Held::Owned(_) | Held::Borrowed(_) => 0,
+        };
+        self.entries_before + self.entries.len() + unread
     }
 
     /// Number of entries already stepped over.
     pub fn done(&self) -> usize {
-        self.position
+        self.entries_before + self.position
     }
 
     /// Scores the next entry; `None` when every entry has been stepped over.
     pub fn step(&mut self) -> Option<Step<'_>> {
+        if self.position >= self.entries.len() && !self.read_next_item() {
+            return None;
+        }
         let entry = self.entries.get(self.position)?;
         self.position += 1;
         let (index, turn) = match entry {
@@ -223,27 +308,28 @@ impl<'d> Session<'d> {
             }
             Entry::Case { index, turn } => (*index, *turn),
         };
-        let pending = match self.dataset() {
-            Dataset::M365(document) => {
-                let Some(fields) = case_fields(document, index, turn) else {
+        let pending = match (self.m365_entry(index, turn), self.whole()) {
+            (Some((fields, default_evaluators)), _) => {
+                let Some(fields) = fields else {
                     let outcome = invalid_outcome(index, NOT_AN_OBJECT);
                     return Some(Step::Done(self.record(outcome)));
                 };
                 m365_case(
                     &self.shared_slots,
-                    document.default_evaluators(),
+                    default_evaluators,
                     &self.customs,
                     fields,
                     index,
                     turn,
                 )
             }
-            Dataset::Foundry(rows) => {
+            (None, Some(Dataset::Foundry(rows))) => {
                 let Some(Ok(fields)) = rows.rows.get(index).map(|row| &row.row) else {
                     return None;
                 };
                 run_criteria(&self.shared_slots, &rows.config, fields, index)
             }
+            (None, _) => return None,
         };
         Some(if pending.calls.is_empty() {
             let outcome = pending.finish(Vec::new());
@@ -426,6 +512,34 @@ fn empty_response(label: &str) -> EvalResult {
         ErrorCode::EmptyAgentResponse,
         "the agent response is missing or empty; there is nothing to evaluate",
     )
+}
+
+/// The entries, shared slots and dialect of a dataset held whole.
+fn whole_plan(dataset: &Dataset, customs: &[String]) -> (Vec<Entry>, Vec<Slot>, Dialect) {
+    let (entries, slots) = match dataset {
+        Dataset::M365(document) => (
+            m365_entries(document),
+            slots_for(
+                &resolve::default_plan(document.default_evaluators()),
+                customs,
+            ),
+        ),
+        Dataset::Foundry(rows) => (
+            rows.rows
+                .iter()
+                .enumerate()
+                .map(|(index, row)| match &row.row {
+                    Ok(_) => Entry::Case { index, turn: None },
+                    Err(problem) => Entry::Invalid {
+                        index,
+                        problem: problem.describe(),
+                    },
+                })
+                .collect(),
+            criterion_slots(&rows.config, customs),
+        ),
+    };
+    (entries, slots, dataset.dialect())
 }
 
 fn slots_for(plan: &[Planned<'_>], customs: &[String]) -> Vec<Slot> {

@@ -1,8 +1,12 @@
-//! Incremental scoring: progress, custom evaluators answered between steps, Foundry criteria.
+//! Incremental scoring: progress, custom evaluators answered between steps, Foundry criteria, and
+//! M365 documents read item by item.
+
+mod documents;
 
 use agenteval_core::dataset;
-use agenteval_core::engine::{Session, Step};
-use agenteval_core::{ErrorCode, ItemStatus, Verdict};
+use agenteval_core::dataset::m365::DocumentOutline;
+use agenteval_core::engine::{CustomCall, Session, Step};
+use agenteval_core::{CaseOutcome, ErrorCode, ItemStatus, Verdict};
 use serde_json::json;
 
 fn m365(value: serde_json::Value) -> dataset::Dataset {
@@ -113,4 +117,90 @@ fn foundry_criteria_can_name_custom_evaluators() {
     assert_eq!(outcome.results[0].evaluator, "length");
     assert_eq!(outcome.results[0].result, Verdict::Pass);
     assert_eq!(outcome.results[1].evaluator, "f1");
+}
+
+/// The next entry's outcome and the custom calls it waited for, each answered with 0.75.
+fn next_entry(session: &mut Session<'_>) -> Option<(CaseOutcome, Vec<CustomCall>)> {
+    match session.step()? {
+        Step::Done(outcome) => Some((outcome.clone(), Vec::new())),
+        Step::Pending(pending) => {
+            let calls = pending.calls.clone();
+            let returns = calls.iter().map(|_| Ok(json!(0.75))).collect();
+            Some((session.complete(pending, returns).clone(), calls))
+        }
+    }
+}
+
+/// Every document read item by item steps like the same document read whole: the same outcomes
+/// and custom calls in the same order, progress that never passes its total and ends equal, and
+/// the same report.
+#[test]
+fn a_document_read_item_by_item_steps_like_the_document_read_whole() {
+    let with_custom = json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": {"ExactMatch": {}, "politeness": {"threshold": 0.5}},
+        "items": [
+            {"prompt": "a", "expected_response": "x", "response": "x"},
+            {"turns": []},
+            {"turns": [{"prompt": "b", "expected_response": "y", "response": "y"},
+                       {"prompt": "c", "response": "",
+                        "evaluators": {"politeness": {}}, "evaluators_mode": "replace"}]},
+            {"prompt": 5},
+            {"prompt": "d", "response": "z", "evaluators": {"polite": {}}, "evaluators_mode": "extend"}
+        ]
+    })
+    .to_string();
+    let mut compared = 0;
+    for (name, text) in documents::files()
+        .into_iter()
+        .chain(documents::written_by_hand())
+        .chain([("custom evaluators".to_owned(), with_custom)])
+    {
+        let Some(outline) = DocumentOutline::read(&text) else {
+            continue;
+        };
+        let customs = vec!["politeness".to_owned()];
+        let whole_dataset = dataset::load(text.as_bytes(), None).unwrap().dataset;
+        let mut whole = Session::new(whole_dataset, customs.clone());
+        let mut outlined = Session::outlined(text, outline, customs);
+        loop {
+            let entry = next_entry(&mut outlined);
+            assert_eq!(entry, next_entry(&mut whole), "{name}");
+            assert!(outlined.done() <= outlined.total(), "{name}");
+            if entry.is_none() {
+                break;
+            }
+        }
+        assert_eq!(
+            (outlined.done(), outlined.total()),
+            (whole.done(), whole.total()),
+            "{name}"
+        );
+        assert_eq!(outlined.finish(), whole.finish(), "{name}");
+        compared += 1;
+    }
+    assert!(compared >= 12, "only {compared} documents compared");
+}
+
+/// Read item by item, unread items count as one entry each, so the total grows as threads'
+/// turns are read and reaches the whole document's count.
+#[test]
+fn the_total_of_a_document_read_item_by_item_grows_with_its_threads() {
+    let text = json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": {"ExactMatch": {}},
+        "items": [
+            {"prompt": "a", "expected_response": "x", "response": "x"},
+            {"turns": [{"prompt": "b", "response": "y"}, {"prompt": "c", "response": "z"},
+                       {"prompt": "d", "response": "w"}]}
+        ]
+    })
+    .to_string();
+    let outline = DocumentOutline::read(&text).expect("a current-form document");
+    let mut session = Session::outlined(text, outline, Vec::new());
+    let mut progress = vec![(session.done(), session.total())];
+    while next_entry(&mut session).is_some() {
+        progress.push((session.done(), session.total()));
+    }
+    assert_eq!(progress, [(0, 2), (1, 2), (2, 4), (3, 4), (4, 4)]);
 }

@@ -66,7 +66,6 @@ export function drive(run, options, mode) {
   let finished = false;
   return (async () => {
     try {
-      const total = run.total();
       const items = [];
       let sliceStart = now();
       signal?.throwIfAborted();
@@ -80,7 +79,7 @@ export function drive(run, options, mode) {
         onResult?.(outcome);
         signal?.throwIfAborted();
         if (now() - sliceStart >= sliceMs) {
-          onProgress?.({ done: items.length, total });
+          onProgress?.({ done: items.length, total: run.total() });
           await pause();
           signal?.throwIfAborted();
           sliceStart = now();
@@ -89,11 +88,11 @@ export function drive(run, options, mode) {
       finished = true;
       if (mode === "evaluation") {
         const evaluation = run.keep(items);
-        onProgress?.({ done: items.length, total });
+        onProgress?.({ done: items.length, total: items.length });
         return evaluation;
       }
       const report = run.finish();
-      onProgress?.({ done: items.length, total });
+      onProgress?.({ done: items.length, total: items.length });
       if (mode === "item") return items[0];
       report.items = items;
       return report;

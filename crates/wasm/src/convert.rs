@@ -3,6 +3,7 @@
 //! `postMessage` unchanged); inputs are read through `JSON.stringify`. Also reads datasets and
 //! configs given as text, bytes or parsed values.
 
+use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
 use serde::Serialize;
@@ -52,17 +53,41 @@ impl Source {
     /// # Errors
     /// `invalidConfig` for a bad config, `invalidDataset` when the dataset is unusable as a whole.
     pub fn load(self, what: &str, config: Option<&Value>) -> Result<Loaded, ApiError> {
-        if let Some(config) = config {
-            dataset::FoundryConfig::from_value(config).map_err(|error| {
-                ApiError::input(ErrorCode::InvalidConfig, "options.config", error)
-            })?;
-        }
+        check_config(config)?;
         let loaded = match self {
             Source::Bytes(bytes) => dataset::load(&bytes, config),
             Source::Value(value) => dataset::load_value(value, config),
         };
         loaded.map_err(|error| ApiError::input(ErrorCode::InvalidDataset, what, error))
     }
+
+    /// The text of a current-form M365 document and its outline, to be read one item at a time;
+    /// any other source is given back unchanged.
+    ///
+    /// # Errors
+    /// The source itself, when it is not such a document's text.
+    pub fn outlined(self) -> Result<(String, DocumentOutline), Source> {
+        let Source::Bytes(bytes) = self else {
+            return Err(self);
+        };
+        let text = String::from_utf8(bytes).map_err(|error| Source::Bytes(error.into_bytes()))?;
+        match DocumentOutline::read(&text) {
+            Some(outline) => Ok((text, outline)),
+            None => Err(Source::Bytes(text.into_bytes())),
+        }
+    }
+}
+
+/// Checks a Foundry config given with a dataset.
+///
+/// # Errors
+/// `invalidConfig` naming `options.config`.
+pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
+    if let Some(config) = config {
+        dataset::FoundryConfig::from_value(config)
+            .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
+    }
+    Ok(())
 }
 
 /// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value.

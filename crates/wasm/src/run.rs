@@ -28,7 +28,8 @@ const ITEM_SCHEMA_VERSION: &str = "1.11.0";
 
 /// Scores a whole dataset (text, bytes or a parsed value; any dialect). Resolves to the run
 /// report; `options.onResult` receives each entry as soon as it is produced and
-/// `options.onProgress` the count done; `options.signal` cancels. Custom evaluators named in the
+/// `options.onProgress` the count done; `options.signal` cancels. A current-form M365 document
+/// given as text or bytes is read one item at a time, never held as a tree. Custom evaluators named in the
 /// dataset run from `options.custom`. Rejects with an `Error` whose `code` is `invalidDataset`,
 /// `invalidConfig` or `invalidArgument` when the input is unusable as a whole.
 #[wasm_bindgen(js_name = score, unchecked_return_type = "Promise<RunReport>")]
@@ -80,7 +81,18 @@ fn prepare(
     options.function("onResult")?;
     options.function("onProgress")?;
     let config = convert::config_value(&options.get("config"), "options.config")?;
-    let loaded = convert::dataset_source(dataset, "dataset")?.load("dataset", config.as_ref())?;
+    let mut source = convert::dataset_source(dataset, "dataset")?;
+    if !keep {
+        convert::check_config(config.as_ref())?;
+        match source.outlined() {
+            Ok((text, outline)) => {
+                let session = Session::outlined(text, outline, customs);
+                return Ok((ScoreRun::over(session), options.value()));
+            }
+            Err(unchanged) => source = unchanged,
+        }
+    }
+    let loaded = source.load("dataset", config.as_ref())?;
     let kept = keep.then(|| loaded.dataset.clone());
     let mut run = ScoreRun::new(loaded.dataset, customs);
     run.kept = kept;
@@ -231,8 +243,12 @@ struct Finished<'a> {
 
 impl ScoreRun {
     fn new(dataset: Dataset, customs: Vec<String>) -> Self {
+        ScoreRun::over(Session::new(dataset, customs))
+    }
+
+    fn over(session: Session<'static>) -> Self {
         ScoreRun {
-            session: Session::new(dataset, customs),
+            session,
             pending: None,
             kept: None,
         }
@@ -241,7 +257,8 @@ impl ScoreRun {
 
 #[wasm_bindgen(js_class = ScoreRun)]
 impl ScoreRun {
-    /// Report entries the run yields.
+    /// Report entries the run yields; for a document read item by item, each unread item counts
+    /// as one until its turns are read.
     pub fn total(&self) -> usize {
         self.session.total()
     }

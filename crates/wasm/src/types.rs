@@ -429,7 +429,8 @@ pub struct EvaluatorInfo {
 pub struct Progress {
     /// Entries produced.
     pub done: usize,
-    /// Entries the run yields.
+    /// Entries the run yields. For an M365 document read one item at a time, an unread thread
+    /// counts as one entry, so this can grow during the run; it ends equal to `done`.
     pub total: usize,
 }
 
