@@ -153,6 +153,9 @@ pub struct Session<'d> {
     entries_before: usize,
     shared_slots: Vec<Slot>,
     report: RunReport,
+    /// Whether the report keeps every entry, or only its summary and the last entry.
+    keep_items: bool,
+    last: Option<CaseOutcome>,
 }
 
 impl Session<'static> {
@@ -205,6 +208,8 @@ impl<'d> Session<'d> {
             entries_before: 0,
             shared_slots,
             report: RunReport::new(dialect),
+            keep_items: true,
+            last: None,
         }
     }
 
@@ -346,11 +351,23 @@ impl<'d> Session<'d> {
         self.record(outcome)
     }
 
-    fn record(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
-        self.report.push(outcome)
+    /// The same session, keeping only the report's summary: for a caller that takes each entry
+    /// as it is produced. The report's `items` stay empty.
+    pub fn without_items(mut self) -> Self {
+        self.keep_items = false;
+        self
     }
 
-    /// The report so far (complete once [`Session::step`] has returned `None`).
+    fn record(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
+        if self.keep_items {
+            return self.report.push(outcome);
+        }
+        self.report.summary.add(&outcome);
+        self.last.insert(outcome)
+    }
+
+    /// The report so far (complete once [`Session::step`] has returned `None`; without entries
+    /// after [`Session::without_items`]).
     pub fn report(&self) -> &RunReport {
         &self.report
     }

@@ -81,22 +81,22 @@ fn prepare(
     options.function("onResult")?;
     options.function("onProgress")?;
     let config = convert::config_value(&options.get("config"), "options.config")?;
-    let mut source = convert::dataset_source(dataset, "dataset")?;
-    if !keep {
-        convert::check_config(config.as_ref())?;
-        match source.outlined() {
-            Ok((text, outline)) => {
-                let session = Session::outlined(text, outline, customs);
-                return Ok((ScoreRun::over(session), options.value()));
-            }
-            Err(unchanged) => source = unchanged,
-        }
+    let source = convert::dataset_source(dataset, "dataset")?;
+    if keep {
+        let loaded = source.load("dataset", config.as_ref())?;
+        let kept = loaded.dataset.clone();
+        let mut run = ScoreRun::new(loaded.dataset, customs);
+        run.kept = Some(kept);
+        return Ok((run, options.value()));
     }
-    let loaded = source.load("dataset", config.as_ref())?;
-    let kept = keep.then(|| loaded.dataset.clone());
-    let mut run = ScoreRun::new(loaded.dataset, customs);
-    run.kept = kept;
-    Ok((run, options.value()))
+    let session = match source.outlined() {
+        Ok((text, outline)) => {
+            convert::check_config(config.as_ref())?;
+            Session::outlined(text, outline, customs)
+        }
+        Err(whole) => Session::new(whole.load("dataset", config.as_ref())?.dataset, customs),
+    };
+    Ok((ScoreRun::over(session.without_items()), options.value()))
 }
 
 /// Scores one single-turn item (`{prompt, response, expected_response?, context?, diagnostics?}`)
