@@ -1,7 +1,8 @@
 //! Fuzzes the whole input path: dialect sniffing, strict JSON parsing, schema validation, legacy
 //! upgrade, Foundry rows, scoring and every output writer; and, differentially, the streaming
-//! document path, which must accept exactly the current-form documents the whole path accepts
-//! and write the same bytes. Any panic is a bug.
+//! document path, which must accept exactly the current-form documents the whole path accepts,
+//! write the same bytes, and give the same run report (streamed, and through a session reading
+//! one item at a time). Any panic is a bug.
 
 #![no_main]
 
@@ -31,6 +32,12 @@ fuzz_target!(|data: &[u8]| {
             let expected = serde_json::to_vec_pretty(&whole).expect("a Value serializes");
             let mut streamed = Vec::new();
             let text = std::str::from_utf8(data).expect("read as text above");
+            let reported = stream::score_report(text, &outline).expect("the outline's own text");
+            assert_eq!(reported.report, run, "streamed report differs");
+            let again = DocumentOutline::read(text).expect("read once already");
+            let mut session = engine::Session::outlined(text.to_owned(), again, Vec::new());
+            while session.step().is_some() {}
+            assert_eq!(session.finish(), run, "report read item by item differs");
             let result = stream::write_scored(text, outline, &options, &mut streamed).expect("writing to a Vec");
             assert_eq!(streamed, expected, "streamed bytes differ");
             assert_eq!(result.summary, run.summary, "streamed summary differs");
