@@ -9,13 +9,13 @@
 //! [`MAX_STEP_PAGES`], or by what the allocation needs when that is more; when the engine refuses
 //! the larger step, it grows by the need alone.
 
-use std::alloc::Layout;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[cfg(target_arch = "wasm32")]
 pub use growing::{allocator, Allocator, GrowingMemory};
 
 /// WebAssembly's page size.
+#[cfg(any(target_arch = "wasm32", test))]
 const PAGE_BYTES: usize = 64 * 1024;
 
 /// Smallest growth: 1 MiB.
@@ -27,6 +27,7 @@ pub const MAX_STEP_PAGES: usize = 1024;
 
 /// Room for Talc's bookkeeping on top of an allocation's size and alignment: its metadata in the
 /// first heap (a few hundred bytes) and the tags around a chunk.
+#[cfg(any(target_arch = "wasm32", test))]
 const OVERHEAD_BYTES: usize = 4096;
 
 /// How many times the memory has grown.
@@ -47,7 +48,7 @@ fn step_pages(current: usize, needed: usize) -> usize {
 
 /// Pages that surely fit an allocation of `layout` with Talc's overhead.
 #[cfg(any(target_arch = "wasm32", test))]
-fn pages_for(layout: Layout) -> usize {
+fn pages_for(layout: std::alloc::Layout) -> usize {
     layout
         .size()
         .saturating_add(layout.align())
@@ -122,6 +123,7 @@ mod growing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::alloc::Layout;
 
     #[test]
     fn steps_grow_with_the_memory_within_bounds_unless_more_is_needed() {
