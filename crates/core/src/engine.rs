@@ -376,6 +376,16 @@ impl<'d> Session<'d> {
     pub fn finish(self) -> RunReport {
         self.report
     }
+
+    /// Ends the session, returning its report and, when the session owns the dataset whole
+    /// ([`Session::new`]), the dataset.
+    pub fn finish_with_dataset(self) -> (RunReport, Option<Dataset>) {
+        let dataset = match self.dataset {
+            Held::Owned(dataset) => Some(*dataset),
+            Held::Borrowed(_) | Held::Outlined(_) => None,
+        };
+        (self.report, dataset)
+    }
 }
 
 impl PendingCase {

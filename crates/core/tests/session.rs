@@ -211,3 +211,31 @@ fn the_total_of_a_document_read_item_by_item_grows_with_its_threads() {
     }
     assert_eq!(progress, [(0, 2), (1, 2), (2, 4), (3, 4), (4, 4)]);
 }
+
+/// A session that owns its dataset gives it back at the end, unchanged, with the report; one
+/// reading item by item has none to give.
+#[test]
+fn an_owned_dataset_comes_back_with_the_report() {
+    let text = documents::files()
+        .into_iter()
+        .find(|(path, _)| path.ends_with("m365-demo.json"))
+        .map(|(_, text)| text)
+        .expect("the example document");
+    let dataset = dataset::load(text.as_bytes(), None).unwrap().dataset;
+    let dataset::Dataset::M365(original) = &dataset else {
+        panic!("the example is an M365 document");
+    };
+    let original = original.document.clone();
+    let mut session = Session::new(dataset, Vec::new());
+    while session.step().is_some() {}
+    let (report, returned) = session.finish_with_dataset();
+    assert_eq!(report.items.len(), report.summary.items);
+    match returned {
+        Some(dataset::Dataset::M365(document)) => assert_eq!(document.document, original),
+        other => panic!("the dataset did not come back: {other:?}"),
+    }
+    let outline = DocumentOutline::read(&text).unwrap();
+    let mut outlined = Session::outlined(text, outline, Vec::new());
+    while outlined.step().is_some() {}
+    assert!(outlined.finish_with_dataset().1.is_none());
+}

@@ -58,8 +58,8 @@ pub fn evaluate_dataset(
     }
 }
 
-/// Reads the arguments of `score` and `evaluate` into a run; `keep` keeps a copy of the dataset
-/// for [`ScoreRun::keep`].
+/// Reads the arguments of `score` and `evaluate` into a run; `keep` keeps the dataset for
+/// [`ScoreRun::keep`].
 fn prepare(
     dataset: &JsValue,
     options: Option<crate::types::ScoreOptionsArg>,
@@ -84,9 +84,8 @@ fn prepare(
     let source = convert::dataset_source(dataset, "dataset")?;
     if keep {
         let loaded = source.load("dataset", config.as_ref())?;
-        let kept = loaded.dataset.clone();
         let mut run = ScoreRun::new(loaded.dataset, customs);
-        run.kept = Some(kept);
+        run.keeps_dataset = true;
         return Ok((run, options.value()));
     }
     let session = match source.outlined() {
@@ -216,8 +215,9 @@ pub fn item_document(item: Value, selection: Value) -> Result<Value, ApiError> {
 pub struct ScoreRun {
     session: Session<'static>,
     pending: Option<PendingCase>,
-    /// The scored dataset, kept for the [`Evaluation`] when the run was started by `evaluate`.
-    kept: Option<Dataset>,
+    /// Whether the session's dataset goes to an [`Evaluation`] at the end (a run started by
+    /// `evaluate`).
+    keeps_dataset: bool,
 }
 
 /// A custom evaluator call as the driver sees it.
@@ -250,7 +250,7 @@ impl ScoreRun {
         ScoreRun {
             session,
             pending: None,
-            kept: None,
+            keeps_dataset: false,
         }
     }
 }
@@ -324,14 +324,14 @@ impl ScoreRun {
     /// Ends a run started by `evaluate`: the [`Evaluation`] holding the dataset, the report, and
     /// the report as an object (`items`: the entries the driver already holds).
     pub fn keep(self, items: js_sys::Array) -> Result<Evaluation, JsValue> {
-        let Some(dataset) = self.kept else {
+        let (report, dataset) = self.session.finish_with_dataset();
+        let Some(dataset) = dataset.filter(|_| self.keeps_dataset) else {
             return Err(ApiError::new(
                 ErrorCode::InvalidArgument,
                 "run: only a run started by evaluate() can be kept",
             )
             .into());
         };
-        let report = self.session.finish();
         let object = head(&report)?;
         js_sys::Reflect::set(&object, &"items".into(), &items)?;
         Ok(Evaluation::new(object, report, dataset))
