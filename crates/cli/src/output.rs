@@ -92,9 +92,7 @@ fn stream_report(
     let Some((text, outline)) = outline(bytes) else {
         return Ok(None);
     };
-    let streamed = stream::score_report(text, &outline)
-        .map_err(|diagnostic| UsageError(diagnostic.in_source(name).to_string()))?;
-    drop(outline);
+    let streamed = stream::score_report(text, outline);
     input::report_diagnostics(&streamed.diagnostics, name);
     write_report(&streamed.report, format, name, writer)?;
     Ok(Some(streamed.report.summary))

@@ -7,6 +7,8 @@
 //! dataset through a session. Evaluators are built once per distinct configuration where possible
 //! (the document's default plan, each Foundry criterion).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::custom::{self, CustomReturn};
@@ -21,6 +23,7 @@ use crate::outcome::{ErrorCode, EvalResult};
 use crate::report::{CaseOutcome, Dialect, RunReport};
 use crate::resolve::{self, Planned};
 use crate::status::{item_status, ItemStatus};
+use crate::Diagnostic;
 
 /// An evaluator ready to run, a custom evaluator the caller runs, or the error result every item
 /// gets because the evaluator could not be built.
@@ -131,15 +134,17 @@ enum Entry {
 enum Held<'d> {
     Owned(Box<Dataset>),
     Borrowed(&'d Dataset),
-    Outlined(Box<Outlined>),
+    Outlined(Box<Outlined<'d>>),
 }
 
-/// An M365 document's text, its outline, and the item whose entries are being stepped over.
-struct Outlined {
-    text: String,
+/// An M365 document's text, its outline, the item whose entries are being stepped over, and the
+/// diagnostics of the items read so far.
+struct Outlined<'d> {
+    text: Cow<'d, str>,
     outline: DocumentOutline,
     next_item: usize,
     item: Option<Value>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// Incremental scoring of one dataset: one report entry per [`Session::step`].
@@ -164,24 +169,30 @@ impl Session<'static> {
     pub fn new(dataset: Dataset, customs: Vec<String>) -> Self {
         Session::build(Held::Owned(Box::new(dataset)), customs)
     }
+}
 
-    /// A session over the text of an M365 document and its outline ([`DocumentOutline::read`]
-    /// of that text). Each item is parsed and validated when a step reaches it and dropped after
-    /// its last entry, so the document is never held as a tree. The steps and the report are
-    /// those of [`Session::new`] over the document read whole; only [`Session::total`] differs
-    /// while items are unread, counting each as one entry until its turns are known.
-    pub fn outlined(text: String, outline: DocumentOutline, customs: Vec<String>) -> Self {
+impl<'d> Session<'d> {
+    /// A session over the text of an M365 document (owned or borrowed) and its outline
+    /// ([`DocumentOutline::read`] of that text). Each item is parsed and validated when a step
+    /// reaches it and dropped after its last entry, so the document is never held as a tree. The
+    /// steps and the report are those of [`Session::new`] over the document read whole; only
+    /// [`Session::total`] differs while items are unread, counting each as one entry until its
+    /// turns are known.
+    pub fn outlined(
+        text: impl Into<Cow<'d, str>>,
+        outline: DocumentOutline,
+        customs: Vec<String>,
+    ) -> Self {
         let source = Outlined {
-            text,
+            text: text.into(),
+            diagnostics: outline.diagnostics.clone(),
             outline,
             next_item: 0,
             item: None,
         };
         Session::build(Held::Outlined(Box::new(source)), customs)
     }
-}
 
-impl<'d> Session<'d> {
     /// A session over a borrowed dataset.
     pub fn borrowed(dataset: &'d Dataset, customs: Vec<String>) -> Self {
         Session::build(Held::Borrowed(dataset), customs)
@@ -263,9 +274,10 @@ impl<'d> Session<'d> {
             self.entries.clear();
             self.position = 0;
             source.item = match source.outline.item(&source.text, index) {
-                Ok(item) => {
+                Ok(mut item) => {
                     let problem = item.problem.as_deref();
                     push_item_entries(&mut self.entries, index, &item.value, problem);
+                    source.diagnostics.append(&mut item.diagnostics);
                     Some(item.value)
                 }
                 Err(diagnostic) => {
@@ -292,6 +304,16 @@ impl<'d> Session<'d> {
             Held::Owned(_) | Held::Borrowed(_) => 0,
         };
         self.entries_before + self.entries.len() + unread
+    }
+
+    /// Read item by item: the warnings and item-level errors of the items read so far, as reading
+    /// the document whole reports them. Empty for a dataset held whole, whose loading reported
+    /// them.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match &self.dataset {
+            Held::Outlined(source) => &source.diagnostics,
+            Held::Owned(_) | Held::Borrowed(_) => &[],
+        }
     }
 
     /// Number of entries already stepped over.

@@ -13,11 +13,11 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use crate::dataset::m365::{DocumentOutline, OutlineItem};
-use crate::engine::DocumentScorer;
+use crate::dataset::m365::DocumentOutline;
+use crate::engine::{DocumentScorer, Session};
 use crate::report::m365_document::{self, DocumentOptions};
 use crate::report::pretty;
-use crate::report::{CaseOutcome, Dialect, RunReport, Summary};
+use crate::report::{RunReport, Summary};
 use crate::Diagnostic;
 
 /// What a streamed run found.
@@ -53,25 +53,16 @@ pub fn write_scored(
 }
 
 /// Scores every item of `outline` (read from `text`) into a run report, one item's tree at a
-/// time: the report [`crate::engine::score`] gives for the document read whole. The diagnostics
-/// are those reading it whole reports.
-///
-/// # Errors
-/// The item's problem when `text` is not the outline's text.
-pub fn score_report(text: &str, outline: &DocumentOutline) -> Result<StreamedReport, Diagnostic> {
-    let scorer = DocumentScorer::new(outline.default_evaluators());
-    let mut report = RunReport::new(Dialect::M365);
-    let mut diagnostics = outline.diagnostics.clone();
-    for index in 0..outline.item_count() {
-        let (_, outcomes) = scored_item(outline, &scorer, text, index, &mut diagnostics)?;
-        for outcome in outcomes {
-            report.push(outcome);
-        }
-    }
-    Ok(StreamedReport {
-        report,
+/// time (a [`Session::outlined`] run to the end): the report [`crate::engine::score`] gives for
+/// the document read whole, with the diagnostics reading it whole reports.
+pub fn score_report(text: &str, outline: DocumentOutline) -> StreamedReport {
+    let mut session = Session::outlined(text, outline, Vec::new());
+    while session.step().is_some() {}
+    let diagnostics = session.diagnostics().to_vec();
+    StreamedReport {
+        report: session.finish(),
         diagnostics,
-    })
+    }
 }
 
 /// What [`score_report`] found.
@@ -81,21 +72,6 @@ pub struct StreamedReport {
     pub report: RunReport,
     /// Warnings and item-level errors, as reading the document whole reports them.
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// Item `index` of `text`, parsed, validated and scored; its diagnostics are moved to
-/// `diagnostics`.
-fn scored_item(
-    outline: &DocumentOutline,
-    scorer: &DocumentScorer,
-    text: &str,
-    index: usize,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(OutlineItem, Vec<CaseOutcome>), Diagnostic> {
-    let mut item = outline.item(text, index)?;
-    let outcomes = scorer.score_item(index, &item.value, item.problem.as_deref());
-    diagnostics.append(&mut item.diagnostics);
-    Ok((item, outcomes))
 }
 
 /// The size of [`write_scored`]'s writes: large enough that a buffered writer passes them through
@@ -164,17 +140,17 @@ impl DocumentStream {
         }
         let index = self.next_item;
         self.next_item += 1;
-        let (mut item, outcomes) = scored_item(
-            &self.outline,
-            &self.scorer,
-            text,
-            index,
-            &mut self.streamed.diagnostics,
-        )
-        .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
+        let mut item = self
+            .outline
+            .item(text, index)
+            .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
+        let outcomes = self
+            .scorer
+            .score_item(index, &item.value, item.problem.as_deref());
         for outcome in &outcomes {
             self.streamed.summary.add(outcome);
         }
+        self.streamed.diagnostics.append(&mut item.diagnostics);
         pretty::push_entry_start(buffer, 2, index == 0);
         let written = m365_document::write_scored_item(
             buffer,
