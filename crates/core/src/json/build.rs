@@ -36,7 +36,8 @@ impl Builder<'_> {
         }
     }
 
-    fn expect(&mut self, byte: u8) -> Option<()> {
+    /// Steps over `byte` after any whitespace; `None` when something else comes.
+    fn consume(&mut self, byte: u8) -> Option<()> {
         self.skip_whitespace();
         (self.peek()? == byte).then(|| self.pos += 1)
     }
@@ -67,7 +68,7 @@ impl Builder<'_> {
         self.sequence(b'}', |builder| {
             builder.skip_whitespace();
             let key = builder.string()?;
-            builder.expect(b':')?;
+            builder.consume(b':')?;
             members.insert(key, builder.value()?);
             Some(())
         })?;
