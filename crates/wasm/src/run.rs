@@ -29,9 +29,9 @@ const ITEM_SCHEMA_VERSION: &str = "1.11.0";
 /// Scores a whole dataset (text, bytes or a parsed value; any dialect). Resolves to the run
 /// report; `options.onResult` receives each entry as soon as it is produced and
 /// `options.onProgress` the count done; `options.signal` cancels. A current-form M365 document
-/// given as text or bytes is read one item at a time, never held as a tree. Custom evaluators named in the
-/// dataset run from `options.custom`. Rejects with an `Error` whose `code` is `invalidDataset`,
-/// `invalidConfig` or `invalidArgument` when the input is unusable as a whole.
+/// given as text or bytes is read one item at a time, never held as a tree. Custom evaluators
+/// named in the dataset run from `options.custom`. Rejects with an `Error` whose `code` is
+/// `invalidDataset`, `invalidConfig` or `invalidArgument` when the input is unusable as a whole.
 #[wasm_bindgen(js_name = score, unchecked_return_type = "Promise<RunReport>")]
 pub fn score_dataset(
     #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
