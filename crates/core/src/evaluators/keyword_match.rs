@@ -8,11 +8,11 @@
 use serde_json::Value;
 
 use super::retrieval_query::fold::{Haystack, Term};
-use super::retrieval_query::quoted_list;
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
+use crate::text::phrase::{push_count, push_quoted_list};
 
 /// Catalog entry for `KeywordMatch`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -138,19 +138,25 @@ impl KeywordMatch {
     }
 
     fn reason(&self, found: &[&str], missing: &[&str]) -> String {
-        let total = self.keywords.len();
+        let mut reason = String::with_capacity(64);
         if missing.is_empty() {
-            return format!("All keywords found: {}", quoted_list(found));
+            reason.push_str("All keywords found: ");
+            push_quoted_list(&mut reason, found);
+            return reason;
         }
         if found.is_empty() {
-            return format!("No keyword found; missing: {}", quoted_list(missing));
+            reason.push_str("No keyword found");
+        } else {
+            push_count(&mut reason, found.len());
+            reason.push_str(" of ");
+            push_count(&mut reason, self.keywords.len());
+            for piece in [" keywords found (mode ", self.mode.as_str(), ")"] {
+                reason.push_str(piece);
+            }
         }
-        format!(
-            "{} of {total} keywords found (mode {}); missing: {}",
-            found.len(),
-            self.mode.as_str(),
-            quoted_list(missing)
-        )
+        reason.push_str("; missing: ");
+        push_quoted_list(&mut reason, missing);
+        reason
     }
 }
 

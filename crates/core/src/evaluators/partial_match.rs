@@ -8,7 +8,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
-use crate::text::{decimal, f1};
+use crate::text::{decimal, f1, phrase};
 
 /// Catalog entry for `PartialMatch`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -57,11 +57,8 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
 impl PartialMatch {
     /// `Match score: 0.667`, plus ` (below threshold 0.5)` when the item failed.
     fn reason(&self, score: f64, passed: bool) -> String {
-        let mut text = format!("Match score: {}", decimal::fixed(score, 3));
-        if !passed {
-            text.push_str(&self.below_threshold);
-        }
-        text
+        let below_threshold = if passed { "" } else { &self.below_threshold };
+        phrase::concat(&["Match score: ", &decimal::fixed(score, 3), below_threshold])
     }
 }
 

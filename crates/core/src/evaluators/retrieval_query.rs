@@ -17,6 +17,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
+use crate::text::phrase::{push_counted, push_quoted_list};
 
 /// Catalog entry for `RetrievalQuery`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -196,37 +197,50 @@ impl RetrievalQuery {
     }
 
     fn reason(&self, code: DiagnosticCode, findings: &QueryFindings<'_>) -> String {
-        let matched = findings.matched.len();
+        let (capability, selector) = (&self.capability.original, &self.selector.original);
+        let mut reason = String::with_capacity(96 + capability.len() + selector.len());
         match code {
-            DiagnosticCode::Pass => format!(
-                "{} for capability '{}' matched selector '{}' with every required term and no excluded term",
-                counted(matched, "query", "queries"),
-                self.capability.original,
-                self.selector.original
-            ),
-            DiagnosticCode::NoMatchingQuery => format!(
-                "No queryString for capability '{}' contains selector '{}' ({} checked)",
-                self.capability.original,
-                self.selector.original,
-                counted(findings.queries_checked, "query", "queries")
-            ),
+            DiagnosticCode::Pass => {
+                push_counted(&mut reason, findings.matched.len(), "query", "queries");
+                for piece in [
+                    " for capability '",
+                    capability,
+                    "' matched selector '",
+                    selector,
+                    "' with every required term and no excluded term",
+                ] {
+                    reason.push_str(piece);
+                }
+            }
+            DiagnosticCode::NoMatchingQuery => {
+                for piece in [
+                    "No queryString for capability '",
+                    capability,
+                    "' contains selector '",
+                    selector,
+                    "' (",
+                ] {
+                    reason.push_str(piece);
+                }
+                push_counted(&mut reason, findings.queries_checked, "query", "queries");
+                reason.push_str(" checked)");
+            }
             _ => {
-                let mut reason = format!(
-                    "{} matched selector '{}'",
-                    counted(matched, "query", "queries"),
-                    self.selector.original
-                );
+                push_counted(&mut reason, findings.matched.len(), "query", "queries");
+                for piece in [" matched selector '", selector, "'"] {
+                    reason.push_str(piece);
+                }
                 if !findings.includes_missing.is_empty() {
-                    let missing = quoted_list(&findings.includes_missing);
-                    reason.push_str(&format!("; required terms missing: {missing}"));
+                    reason.push_str("; required terms missing: ");
+                    push_quoted_list(&mut reason, &findings.includes_missing);
                 }
                 if !findings.excludes_found.is_empty() {
-                    let found = quoted_list(&findings.excludes_found);
-                    reason.push_str(&format!("; excluded terms found: {found}"));
+                    reason.push_str("; excluded terms found: ");
+                    push_quoted_list(&mut reason, &findings.excludes_found);
                 }
-                reason
             }
         }
+        reason
     }
 
     fn retrieval_failure(&self, reason: String) -> EvalResult {
@@ -274,50 +288,6 @@ fn select<'a>(terms: &'a [Term], seen: &[bool], wanted: bool) -> Vec<&'a str> {
 
 fn strings(texts: &[&str]) -> Value {
     Value::Array(texts.iter().map(|text| Value::from(*text)).collect())
-}
-
-/// `1 query`, `2 queries`.
-pub(super) fn counted<'a>(count: usize, singular: &'a str, plural: &'a str) -> Counted<'a> {
-    Counted {
-        count,
-        noun: if count == 1 { singular } else { plural },
-    }
-}
-
-/// A count with its noun, formatted without allocating; see [`counted`].
-pub(super) struct Counted<'a> {
-    count: usize,
-    noun: &'a str,
-}
-
-impl std::fmt::Display for Counted<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Display::fmt(&self.count, f)?;
-        f.write_str(" ")?;
-        f.write_str(self.noun)
-    }
-}
-
-/// `'a', 'b'`, formatted without allocating.
-pub(super) fn quoted_list<'a>(texts: &'a [&'a str]) -> QuotedList<'a> {
-    QuotedList(texts)
-}
-
-/// See [`quoted_list`].
-pub(super) struct QuotedList<'a>(&'a [&'a str]);
-
-impl std::fmt::Display for QuotedList<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (position, text) in self.0.iter().enumerate() {
-            if position > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str("'")?;
-            f.write_str(text)?;
-            f.write_str("'")?;
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -13,12 +13,12 @@ use super::retrieval_query::evidence::{
     ScopedExecution,
 };
 use super::retrieval_query::fold::{Haystack, Term};
-use super::retrieval_query::{counted, quoted_list};
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::EvalResult;
 use crate::sorting;
+use crate::text::phrase::{push_count, push_counted, push_quoted_list};
 
 /// Catalog entry for `RetrievalResult`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -369,45 +369,56 @@ impl RetrievalResult {
 
     /// Why an expected item counts as missing, the same for every missing item.
     fn missing_reason(&self, evaluated: usize) -> String {
+        let mut reason = String::with_capacity(64);
         if evaluated == 0 {
-            format!("No retrieval hits within rank {}", self.max_rank)
+            reason.push_str("No retrieval hits within rank ");
         } else {
-            format!(
-                "Not found in the extracts of the {} within rank {}",
-                counted(evaluated, "hit", "hits"),
-                self.max_rank
-            )
+            reason.push_str("Not found in the extracts of the ");
+            push_counted(&mut reason, evaluated, "hit", "hits");
+            reason.push_str(" within rank ");
         }
+        push_count(&mut reason, self.max_rank);
+        reason
     }
 
     fn reason(&self, evaluated: usize, matched: usize, missing: &[&str], count_ok: bool) -> String {
-        use std::fmt::Write as _;
         let mut reason = String::with_capacity(128);
         let expected = self.expected_items.len();
         if expected > 0 {
-            let items = counted(expected, "expected item", "expected items");
-            let _ = if missing.is_empty() {
-                write!(reason, "all {items} found within rank {}; ", self.max_rank)
+            if missing.is_empty() {
+                reason.push_str("All ");
             } else {
-                write!(
-                    reason,
-                    "{matched} of {items} found within rank {}; missing: {}; ",
-                    self.max_rank,
-                    quoted_list(missing)
-                )
-            };
+                push_count(&mut reason, matched);
+                reason.push_str(" of ");
+            }
+            push_counted(&mut reason, expected, "expected item", "expected items");
+            reason.push_str(" found within rank ");
+            push_count(&mut reason, self.max_rank);
+            if !missing.is_empty() {
+                reason.push_str("; missing: ");
+                push_quoted_list(&mut reason, missing);
+            }
+            reason.push_str("; ");
         }
-        let results = counted(evaluated, "result", "results");
-        let _ = match self.min_expected_count {
-            Some(minimum) => write!(
-                reason,
-                "{}{results} within rank {} (minimum {minimum})",
-                if count_ok { "" } else { "only " },
-                self.max_rank
-            ),
-            None => write!(reason, "{results} evaluated"),
-        };
-        capitalize(reason)
+        let starts_the_reason = reason.is_empty();
+        match self.min_expected_count {
+            Some(minimum) => {
+                if !count_ok {
+                    reason.push_str(if starts_the_reason { "Only " } else { "only " });
+                }
+                push_counted(&mut reason, evaluated, "result", "results");
+                reason.push_str(" within rank ");
+                push_count(&mut reason, self.max_rank);
+                reason.push_str(" (minimum ");
+                push_count(&mut reason, minimum);
+                reason.push(')');
+            }
+            None => {
+                push_counted(&mut reason, evaluated, "result", "results");
+                reason.push_str(" evaluated");
+            }
+        }
+        reason
     }
 }
 
@@ -432,14 +443,6 @@ fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
     }
     object.insert("matchedHitRank".to_owned(), Value::from(candidate.rank));
     Value::Object(object)
-}
-
-/// `text` with its first letter upper-cased; the reasons written here all start with ASCII.
-fn capitalize(mut text: String) -> String {
-    if let Some(head) = text.get_mut(..1) {
-        head.make_ascii_uppercase();
-    }
-    text
 }
 
 #[cfg(test)]

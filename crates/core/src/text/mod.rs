@@ -6,6 +6,7 @@
 
 pub mod decimal;
 pub mod f1;
+pub mod phrase;
 mod py_unicode_tables;
 pub mod pynum;
 pub mod python;
