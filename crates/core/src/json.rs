@@ -139,11 +139,26 @@ pub fn parse_element(element: &str) -> Result<Value, Diagnostic> {
 ///
 /// # Errors
 /// Only for text that is not JSON, at a line and column relative to it.
-pub fn parse_checked(text: &str) -> Result<Value, Diagnostic> {
+pub fn parse_checked(text: &str) -> Result<CheckedValue, Diagnostic> {
     match build::value(text) {
-        Some(value) => Ok(value),
-        None => serde_json::from_str(text).map_err(|error| diagnose(text, &error)),
+        Some((value, has_escapes)) => Ok(CheckedValue { value, has_escapes }),
+        None => serde_json::from_str(text)
+            .map(|value| CheckedValue {
+                value,
+                has_escapes: text.contains('\\'),
+            })
+            .map_err(|error| diagnose(text, &error)),
     }
+}
+
+/// A value read by [`parse_checked`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedValue {
+    /// The value.
+    pub value: Value,
+    /// Whether a string or key of its text held an escape sequence; without one, none of its
+    /// strings holds a byte JSON escapes.
+    pub has_escapes: bool,
 }
 
 /// Whether [`parse_str`] accepts `text`, checked without building the value.

@@ -266,11 +266,15 @@ impl DocumentOutline {
             .get(index)
             .and_then(|range| text.get(range.clone()))
             .ok_or_else(|| Diagnostic::whole(format!("there is no item {index} in this text")))?;
-        let value = if (text.as_ptr() as usize, text.len()) == self.checked_text {
-            json::parse_checked(element)?
-        } else {
-            json::parse_element(element)?
-        };
+        let json::CheckedValue { value, has_escapes } =
+            if (text.as_ptr() as usize, text.len()) == self.checked_text {
+                json::parse_checked(element)?
+            } else {
+                json::CheckedValue {
+                    value: json::parse_element(element)?,
+                    has_escapes: element.contains('\\'),
+                }
+            };
         let mut triage = Triage::default();
         let mut diagnostics = Vec::new();
         for diagnostic in schema::validate_item(&value, index) {
@@ -285,7 +289,7 @@ impl DocumentOutline {
             value,
             problem,
             diagnostics,
-            without_escapes: !element.as_bytes().contains(&b'\\'),
+            without_escapes: !has_escapes,
         })
     }
 }

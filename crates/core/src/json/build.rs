@@ -8,17 +8,23 @@ use serde_json::{Map, Number, Value};
 
 use super::scan::plain_run;
 
-/// The value of `text`, one JSON value with optional surrounding whitespace.
-pub(super) fn value(text: &str) -> Option<Value> {
-    let mut builder = Builder { text, pos: 0 };
+/// The value of `text`, one JSON value with optional surrounding whitespace, and whether any of
+/// its strings or keys held an escape sequence (in JSON text, whether it holds a backslash).
+pub(super) fn value(text: &str) -> Option<(Value, bool)> {
+    let mut builder = Builder {
+        text,
+        pos: 0,
+        escaped: false,
+    };
     let value = builder.value()?;
     builder.skip_whitespace();
-    (builder.pos == text.len()).then_some(value)
+    (builder.pos == text.len()).then_some((value, builder.escaped))
 }
 
 struct Builder<'t> {
     text: &'t str,
     pos: usize,
+    escaped: bool,
 }
 
 impl Builder<'_> {
@@ -125,6 +131,7 @@ impl Builder<'_> {
                 self.text.get(start..end).map(str::to_owned)
             }
             b'\\' => {
+                self.escaped = true;
                 let close = self.escaped_string_end(end)?;
                 let quoted = self.text.get(start - 1..=close)?;
                 self.pos = close + 1;
@@ -192,7 +199,8 @@ mod tests {
 
     fn same_as_serde_json(text: &str) {
         let expected: Value = serde_json::from_str(text).unwrap();
-        let built = value(text).unwrap_or_else(|| panic!("not built: {text}"));
+        let (built, escaped) = value(text).unwrap_or_else(|| panic!("not built: {text}"));
+        assert_eq!(escaped, text.contains('\\'), "{text}");
         assert_eq!(built, expected, "{text}");
         assert_eq!(built.to_string(), expected.to_string(), "{text}");
     }

@@ -396,7 +396,9 @@ mod tests {
         assert_eq!(spans.elements, exact.elements, "{shown}");
         for element in &spans.elements {
             let expected: serde_json::Value = serde_json::from_str(element).unwrap();
-            assert_eq!(parse_checked(element).unwrap(), expected, "{shown}");
+            let checked = parse_checked(element).unwrap();
+            assert_eq!(checked.value, expected, "{shown}");
+            assert_eq!(checked.has_escapes, element.contains('\\'), "{shown}");
         }
         let keys: Vec<&str> = spans.members.iter().map(|(key, _)| *key).collect();
         let exact_keys: Vec<&str> = exact.members.keys().map(String::as_str).collect();
