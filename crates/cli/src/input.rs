@@ -101,7 +101,7 @@ pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
         } else {
             0
         });
-        if reader.read_until(b'\n', &mut line).map_err(read_error)? == 0 {
+        if read_line(&mut *reader, &mut line).map_err(read_error)? == 0 {
             break;
         }
         number += 1;
@@ -141,6 +141,29 @@ pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
     }
     reader.read_to_end(&mut consumed).map_err(read_error)?;
     Ok(Source::Whole(consumed))
+}
+
+/// `BufRead::read_until(b'\n', line)` with `memchr`'s vectorised search: a document written on
+/// one line is searched to its end.
+fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<usize> {
+    let mut read = 0;
+    loop {
+        let buffered = match reader.fill_buf() {
+            Ok(buffered) => buffered,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        let (taken, complete) = match memchr::memchr(b'\n', buffered) {
+            Some(newline) => (newline + 1, true),
+            None => (buffered.len(), buffered.is_empty()),
+        };
+        line.extend_from_slice(buffered.get(..taken).unwrap_or_default());
+        reader.consume(taken);
+        read += taken;
+        if complete {
+            return Ok(read);
+        }
+    }
 }
 
 /// Whether `bytes` is one JSON value, checked without building it (the first line may be a whole
@@ -202,6 +225,24 @@ pub fn validate(dataset: &str, config: Option<&Path>) -> Result<u8, UsageError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_read_as_read_until_reads_them_across_buffer_refills() {
+        let text = b"first line\n\n{\"a\": 1}\r\nno newline at the end";
+        for capacity in [1, 2, 3, 7, 64] {
+            let mut ours = BufReader::with_capacity(capacity, &text[..]);
+            let mut std = BufReader::with_capacity(capacity, &text[..]);
+            loop {
+                let (mut line, mut expected) = (b"kept ".to_vec(), b"kept ".to_vec());
+                let read = read_line(&mut ours, &mut line).unwrap();
+                let expected_read = std.read_until(b'\n', &mut expected).unwrap();
+                assert_eq!((read, &line), (expected_read, &expected), "{capacity}");
+                if read == 0 {
+                    break;
+                }
+            }
+        }
+    }
 
     fn sniffed(text: &str) -> Source {
         let opened = Opened {
