@@ -1,12 +1,11 @@
 //! Builds the `serde_json::Value` of JSON text that [`super::scan`] has already checked, without
 //! serde's visitor machinery: strings without escapes are copied as they are and short integers
 //! are read here; escaped strings and every other number are handed to serde_json, so each value
-//! is exactly the one serde_json builds. `None` for anything the checked text cannot hold, so the
-//! caller can fall back to serde_json for the whole text.
+//! is exactly the one serde_json builds. `None` for anything else the checked text cannot hold,
+//! so the caller can fall back to serde_json for the whole text; strings are not searched for the
+//! control characters the check has already ruled out.
 
 use serde_json::{Map, Number, Value};
-
-use super::scan::plain_run;
 
 /// The value of `text`, one JSON value with optional surrounding whitespace, and whether any of
 /// its strings or keys held an escape sequence (in JSON text, whether it holds a backslash).
@@ -19,6 +18,12 @@ pub(super) fn value(text: &str) -> Option<(Value, bool)> {
     let value = builder.value()?;
     builder.skip_whitespace();
     (builder.pos == text.len()).then_some((value, builder.escaped))
+}
+
+/// Where the first `"` or `\\` of `bytes` is (their length when there is none): in checked text,
+/// the only bytes of a string that need attention, as a control character cannot occur there.
+fn quote_or_backslash(bytes: &[u8]) -> usize {
+    memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len())
 }
 
 struct Builder<'t> {
@@ -124,7 +129,7 @@ impl Builder<'_> {
             return None;
         }
         let start = self.pos + 1;
-        let end = start + plain_run(self.bytes().get(start..)?);
+        let end = start + quote_or_backslash(self.bytes().get(start..)?);
         match self.bytes().get(end)? {
             b'"' => {
                 self.pos = end + 1;
@@ -145,7 +150,7 @@ impl Builder<'_> {
     fn escaped_string_end(&self, mut backslash: usize) -> Option<usize> {
         loop {
             let after = backslash + 2;
-            let end = after + plain_run(self.bytes().get(after..)?);
+            let end = after + quote_or_backslash(self.bytes().get(after..)?);
             match self.bytes().get(end)? {
                 b'"' => return Some(end),
                 b'\\' => backslash = end,
