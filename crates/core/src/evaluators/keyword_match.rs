@@ -12,7 +12,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
-use crate::text::phrase::{push_count, push_quoted_list};
+use crate::text::phrase::{push_all, push_count, push_quoted_list};
 
 /// Catalog entry for `KeywordMatch`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -150,9 +150,10 @@ impl KeywordMatch {
             push_count(&mut reason, found.len());
             reason.push_str(" of ");
             push_count(&mut reason, self.keywords.len());
-            for piece in [" keywords found (mode ", self.mode.as_str(), ")"] {
-                reason.push_str(piece);
-            }
+            push_all(
+                &mut reason,
+                &[" keywords found (mode ", self.mode.as_str(), ")"],
+            );
         }
         reason.push_str("; missing: ");
         push_quoted_list(&mut reason, missing);

@@ -17,7 +17,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
-use crate::text::phrase::{push_counted, push_quoted_list};
+use crate::text::phrase::{push_all, push_counted, push_quoted_list};
 
 /// Catalog entry for `RetrievalQuery`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -202,34 +202,34 @@ impl RetrievalQuery {
         match code {
             DiagnosticCode::Pass => {
                 push_counted(&mut reason, findings.matched.len(), "query", "queries");
-                for piece in [
-                    " for capability '",
-                    capability,
-                    "' matched selector '",
-                    selector,
-                    "' with every required term and no excluded term",
-                ] {
-                    reason.push_str(piece);
-                }
+                push_all(
+                    &mut reason,
+                    &[
+                        " for capability '",
+                        capability,
+                        "' matched selector '",
+                        selector,
+                        "' with every required term and no excluded term",
+                    ],
+                );
             }
             DiagnosticCode::NoMatchingQuery => {
-                for piece in [
-                    "No queryString for capability '",
-                    capability,
-                    "' contains selector '",
-                    selector,
-                    "' (",
-                ] {
-                    reason.push_str(piece);
-                }
+                push_all(
+                    &mut reason,
+                    &[
+                        "No queryString for capability '",
+                        capability,
+                        "' contains selector '",
+                        selector,
+                        "' (",
+                    ],
+                );
                 push_counted(&mut reason, findings.queries_checked, "query", "queries");
                 reason.push_str(" checked)");
             }
             _ => {
                 push_counted(&mut reason, findings.matched.len(), "query", "queries");
-                for piece in [" matched selector '", selector, "'"] {
-                    reason.push_str(piece);
-                }
+                push_all(&mut reason, &[" matched selector '", selector, "'"]);
                 if !findings.includes_missing.is_empty() {
                     reason.push_str("; required terms missing: ");
                     push_quoted_list(&mut reason, &findings.includes_missing);

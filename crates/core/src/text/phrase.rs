@@ -26,10 +26,15 @@ pub fn push_quoted_list(text: &mut String, items: &[&str]) {
     }
 }
 
+/// Appends each of `pieces` in turn.
+pub fn push_all(text: &mut String, pieces: &[&str]) {
+    pieces.iter().for_each(|piece| text.push_str(piece));
+}
+
 /// Concatenates `pieces` into one string of exactly their length.
 pub fn concat(pieces: &[&str]) -> String {
     let mut text = String::with_capacity(pieces.iter().map(|piece| piece.len()).sum());
-    pieces.iter().for_each(|piece| text.push_str(piece));
+    push_all(&mut text, pieces);
     text
 }
 
