@@ -29,17 +29,19 @@ pub mod memory;
 pub mod options;
 pub mod render;
 pub mod run;
+pub mod small_blocks;
 pub mod types;
 pub mod validate;
 
 use wasm_bindgen::prelude::*;
 
-/// Talc instead of the standard library's dlmalloc: the streaming paths allocate and free many
-/// small values per item, and Talc does that faster in WebAssembly. It grows the memory in steps
-/// that grow with it (see [`memory`]).
+/// Talc instead of the standard library's dlmalloc, growing the memory in steps that grow with it
+/// (see [`memory`]), behind a cache of freed small blocks ([`small_blocks`]): the streaming paths
+/// allocate and free many small values per item.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: memory::Allocator = memory::allocator();
+static ALLOCATOR: small_blocks::SmallBlocks<memory::Allocator> =
+    small_blocks::SmallBlocks::new(memory::allocator());
 
 /// Key of the global slot where the panic hook leaves the last panic message, for the package's
 /// guard to put into the `internalError` it throws before resetting the module.

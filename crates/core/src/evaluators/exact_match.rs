@@ -8,6 +8,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+use crate::text::python;
 
 /// Catalog entry for `ExactMatch`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
@@ -88,10 +89,9 @@ fn trim(text: &str) -> &str {
 /// `a.lower() == b.lower()` in Python terms; allocation-free unless a capital sigma, lower-cased
 /// by its context, makes whole-string lower-casing necessary.
 fn eq_ignore_case(a: &str, b: &str) -> bool {
-    const CAPITAL_SIGMA: char = '\u{03A3}';
     if a.is_ascii() && b.is_ascii() {
         a.eq_ignore_ascii_case(b)
-    } else if a.contains(CAPITAL_SIGMA) || b.contains(CAPITAL_SIGMA) {
+    } else if python::has_capital_sigma(a) || python::has_capital_sigma(b) {
         a.to_lowercase() == b.to_lowercase()
     } else {
         a.chars()

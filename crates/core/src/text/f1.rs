@@ -44,7 +44,7 @@ impl Tokens {
     /// Any text: Python lower-cases a capital sigma by its context, so text holding one is
     /// lower-cased whole first; other text is lower-cased one character at a time as it is walked.
     fn walked(text: &str, lowercase: bool) -> Self {
-        if lowercase && text.contains(CAPITAL_SIGMA) {
+        if lowercase && python::has_capital_sigma(text) {
             Tokenizer::run(&python::lower(text), false)
         } else {
             Tokenizer::run(text, lowercase)
@@ -57,8 +57,6 @@ impl Tokens {
             .map(|&(start, end)| self.normalized.get(start..end).unwrap_or_default())
     }
 }
-
-const CAPITAL_SIGMA: char = '\u{03A3}';
 
 /// The reference's punctuation deletion, article replacement and whitespace split, done in one
 /// walk over the (lower-cased) characters. Punctuation is never written, so `\w` runs join
