@@ -42,7 +42,7 @@ export function connectWorker(worker = defaultWorker()) {
     calls.clear();
   });
 
-  function request(method, args, hooks = {}) {
+  function request(method, args, hooks = {}, transfer = []) {
     return new Promise((resolve, reject) => {
       const { signal, onResult, onProgress } = hooks;
       if (signal?.aborted) return reject(signal.reason);
@@ -54,7 +54,7 @@ export function connectWorker(worker = defaultWorker()) {
       };
       calls.set(id, { resolve, reject, onResult, onProgress, signal, abort });
       signal?.addEventListener("abort", abort, { once: true });
-      worker.postMessage({ id, method, args, stream: typeof onResult === "function" });
+      worker.postMessage({ id, method, args, stream: typeof onResult === "function" }, transfer);
     });
   }
 
@@ -96,7 +96,16 @@ export function connectWorker(worker = defaultWorker()) {
     },
     scoreDocument: async (dataset, options) => {
       const { signal, onProgress, ...rest } = options ?? {};
-      return request("scoreDocument", [dataset, rest], { signal, onProgress });
+      if (typeof rest.output !== "object" || rest.output === null) {
+        return request("scoreDocument", [dataset, rest], { signal, onProgress });
+      }
+      // The worker writes into a stream transferred to it, piped here into the caller's: the call
+      // resolves once the caller's stream has taken every chunk and closed, and a failure on
+      // either side aborts the other.
+      const { readable, writable } = new TransformStream();
+      const piped = readable.pipeTo(rest.output);
+      const scored = request("scoreDocument", [dataset, { ...rest, output: writable }], { signal, onProgress }, [writable]);
+      return (await Promise.all([scored, piped]))[0];
     },
     scoreItem: async (item, evaluators, options) => {
       const [rest, hooks] = split(options, "scoreItem");

@@ -387,6 +387,91 @@ test("scoreDocument's output buffer keeps every byte when the size projected fro
   assert.deepEqual([...sink.take("bytes")], [...bytes]);
 });
 
+/** A WritableStream that keeps its chunks; `write` may wait (`delay`) or fail (`failAt`). */
+function collectingStream({ delay = 0, failAt = -1 } = {}) {
+  const state = { chunks: [], closed: false, aborted: undefined };
+  const stream = new WritableStream(
+    {
+      async write(chunk) {
+        if (state.chunks.length === failAt) throw new Error("disk full");
+        if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+        state.chunks.push(chunk);
+      },
+      close() {
+        state.closed = true;
+      },
+      abort(reason) {
+        state.aborted = reason;
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: 1 }),
+  );
+  return { stream, state };
+}
+
+test("scoreDocument writes the scored document to a WritableStream in chunks and closes it", async () => {
+  const evaluatedAt = "2026-11-30T00:00:00Z";
+  const response = "ä ß ΑΣ 中文 😀 ok ".repeat(40);
+  const text = JSON.stringify({
+    schemaVersion: "1.11.0",
+    default_evaluators: { ExactMatch: {}, PartialMatch: {} },
+    items: Array.from({ length: 6000 }, (_, i) => ({ prompt: `q${i} ✓`, response, expected_response: `${response}${i}` })),
+  });
+  const asBytes = await agenteval.scoreDocument(text, { evaluatedAt, output: "bytes" });
+  const { stream, state } = collectingStream({ delay: 1 });
+  const progress = [];
+  const streamed = await agenteval.scoreDocument(text, { evaluatedAt, output: stream, onProgress: (p) => progress.push(p) });
+  assert.deepEqual(Object.keys(streamed).sort(), ["diagnostics", "summary"]);
+  assert.deepEqual(streamed.summary, asBytes.summary);
+  assert.equal(state.closed, true);
+  assert.ok(state.chunks.length >= 3, `${state.chunks.length} chunks`);
+  assert.ok(state.chunks.every((chunk) => chunk instanceof Uint8Array));
+  assert.ok(Buffer.concat(state.chunks).equals(asBytes.document), "the chunks are the document");
+  assert.deepEqual(progress.at(-1), { done: 6000, total: 6000 });
+  assert.equal(stream.locked, false, "the writer's lock is released");
+});
+
+test("scoreDocument to a stream waits for its backpressure, rejects with its error, and aborts it when cancelled", async () => {
+  const snippets = join(root, "pkg", "snippets");
+  const [snippet] = await readdir(snippets);
+  const { StreamSink } = await import(pathToFileURL(join(snippets, snippet, "js", "drive.js")).href);
+  let release;
+  const blocked = new WritableStream({ write: () => new Promise((resolve) => (release = resolve)) }, new CountQueuingStrategy({ highWaterMark: 1 }));
+  const bytes = new TextEncoder().encode("abcdef");
+  const sink = new StreamSink({ buffer: bytes.buffer }, blocked);
+  sink.append(0, 3);
+  sink.append(3, 3);
+  let ready = false;
+  const waiting = sink.ready().then(() => (ready = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(ready, false, "the sink waits while the stream is full");
+  release();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  release();
+  await waiting;
+  assert.equal(ready, true);
+
+  const large = JSON.stringify({
+    schemaVersion: "1.11.0",
+    default_evaluators: { ExactMatch: {} },
+    items: Array.from({ length: 3000 }, (_, i) => ({ prompt: `q${i}`, response: "x".repeat(4000), expected_response: "x" })),
+  });
+  const failing = collectingStream({ failAt: 1 });
+  await assert.rejects(agenteval.scoreDocument(large, { output: failing.stream }), /disk full/);
+  assert.equal(failing.state.closed, false);
+  const controller = new AbortController();
+  const cancelled = collectingStream();
+  await assert.rejects(
+    agenteval.scoreDocument(large, { output: cancelled.stream, sliceMs: 0.001, signal: controller.signal, onProgress: () => controller.abort(new Error("stop")) }),
+    /stop/,
+  );
+  assert.match(String(cancelled.state.aborted), /stop/, "the stream is aborted with the reason");
+  assert.equal(cancelled.state.closed, false);
+  await assert.rejects(agenteval.scoreDocument(demo, { output: {} }), assertCode("invalidArgument", /^options\.output: expected "string", "bytes" or a WritableStream$/));
+  const after = await agenteval.scoreDocument(demo, { output: "bytes" });
+  assert.equal(after.summary.items, 7, "the module works after failed and cancelled runs");
+});
+
 test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {
   const withBadItem = JSON.stringify({
     schemaVersion: "1.11.0",
@@ -405,7 +490,7 @@ test("scoreDocument reports bad items, reads legacy forms whole, rejects like sc
   await assert.rejects(agenteval.scoreDocument(foundryWithConfig), assertCode("invalidArgument", /Foundry/));
   await assert.rejects(agenteval.scoreDocument(demo, { onProgress: 3 }), assertCode("invalidArgument", /options\.onProgress/));
   await assert.rejects(agenteval.scoreDocument(demo, { colour: 1 }), assertCode("invalidArgument", /colour/));
-  await assert.rejects(agenteval.scoreDocument(demo, { output: "blob" }), assertCode("invalidArgument", /^options\.output: expected "string" or "bytes", got "blob"/));
+  await assert.rejects(agenteval.scoreDocument(demo, { output: "blob" }), assertCode("invalidArgument", /^options\.output: expected "string", "bytes" or a WritableStream, got "blob"/));
   await assert.rejects(agenteval.scoreDocument(demo, { output: 1 }), assertCode("invalidArgument", /^options\.output: expected a string/));
   const controller = new AbortController();
   const large = JSON.stringify({

@@ -1,8 +1,9 @@
 // `cargo xtask bench` (WebAssembly part): size of the module, start-up time, and throughput of
 // the 100 000-item benchmark document in Node and headless Chromium, against the native CLI timed
 // on the same machine in the same run: `score()` to the run report, `scoreDocument()` to the
-// scored document (streamed item by item, as the CLI writes documents) as bytes (`output:
-// "bytes"`, the fast way) and as a string, and `evaluate()` then `render("document")`.
+// scored document (streamed item by item, as the CLI writes documents) into a WritableStream that
+// discards it (as the CLI's to `/dev/null`), as bytes (`output: "bytes"`) and as a string, and
+// `evaluate()` then `render("document")`.
 //
 // This machine's speed drifts by up to ±30 % over minutes, so the work runs in rounds: each round
 // times the CLI, then Node, then the Chromium page, once each, and ratios are taken within a round.
@@ -31,7 +32,7 @@ function cliSeconds(format) {
 }
 
 /**
- * Times `score()`, `scoreDocument()` (bytes, then string) and `evaluate()` + `render("document")`
+ * Times `score()`, `scoreDocument()` (to a stream, bytes, then string) and `evaluate()` + `render("document")`
  * on `text`, once each. Self-contained, so the page runs it from its source.
  */
 async function measure(agenteval, text) {
@@ -42,6 +43,7 @@ async function measure(agenteval, text) {
   };
   return {
     scoreSeconds: await seconds(() => agenteval.score(text)),
+    documentStreamSeconds: await seconds(() => agenteval.scoreDocument(text, { output: new WritableStream() })),
     documentSeconds: await seconds(() => agenteval.scoreDocument(text, { output: "bytes" })),
     documentStringSeconds: await seconds(() => agenteval.scoreDocument(text)),
     evaluateDocumentSeconds: await seconds(async () => {

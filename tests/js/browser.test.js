@@ -80,10 +80,13 @@ test("page: scoreDocument streams the scored document, equal to evaluate's, with
     const streamed = await scoreDocument(text, { evaluatedAt, sliceMs: 0.001, onProgress: (p) => progress.push(p) });
     const bytes = await scoreDocument(text, { evaluatedAt, output: "bytes" });
     const sameBytes = bytes.document instanceof Uint8Array && new TextDecoder().decode(bytes.document) === expected;
-    return { same: streamed.document === expected, sameBytes, items: streamed.summary.items, last: progress.at(-1) };
+    const chunks = [];
+    const toStream = await scoreDocument(text, { evaluatedAt, output: new WritableStream({ write: (chunk) => chunks.push(chunk) }) });
+    const sameStreamed = (await new Blob(chunks).text()) === expected && !("document" in toStream);
+    return { same: streamed.document === expected, sameBytes, sameStreamed, items: streamed.summary.items, last: progress.at(-1) };
   }, demo);
   const total = JSON.parse(demo).items.length;
-  assert.deepEqual(result, { same: true, sameBytes: true, items: 7, last: { done: total, total } });
+  assert.deepEqual(result, { same: true, sameBytes: true, sameStreamed: true, items: 7, last: { done: total, total } });
 });
 
 test("page: errors are Error objects with a code", async () => {
@@ -212,11 +215,19 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
       const documentProgress = [];
       const scoredDocument = await worker.scoreDocument(text, { onProgress: (update) => documentProgress.push(update) });
       const bytesDocument = await worker.scoreDocument(text, { output: "bytes" });
+      const chunks = [];
+      let closed = false;
+      const output = new WritableStream({ write: (chunk) => chunks.push(chunk), close: () => (closed = true) });
+      const toStream = await worker.scoreDocument(text, { output });
+      const failing = new WritableStream({ write: () => Promise.reject(new Error("disk full")) });
+      const failed = await worker.scoreDocument(text, { output: failing }).then(() => "resolved", (error) => error.message);
       const document = {
         statuses: JSON.parse(scoredDocument.document).items.length,
         items: scoredDocument.summary.items,
         last: documentProgress.at(-1),
         bytes: bytesDocument.document instanceof Uint8Array && new TextDecoder().decode(bytesDocument.document) === scoredDocument.document,
+        stream: closed && toStream.summary.items === 7 && (await new Blob(chunks).text()) === scoredDocument.document,
+        failed,
       };
       return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document };
     } finally {
@@ -234,7 +245,7 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.equal(result.after, "skipped");
   assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
   const demoItems = JSON.parse(demo).items.length;
-  assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems }, bytes: true });
+  assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems }, bytes: true, stream: true, failed: "disk full" });
 });
 
 test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {

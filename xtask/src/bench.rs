@@ -50,8 +50,9 @@ pub fn run_wasm() -> Result<(), String> {
     for runtime in ["node", "chromium"] {
         let first = &figures["firstRound"][runtime];
         println!(
-            "first calls after start-up, {runtime:<8}: score → report {:.3}s, doc → bytes {:.3}s, doc → string {:.3}s",
+            "first calls after start-up, {runtime:<8}: score → report {:.3}s, doc → stream {:.3}s, doc → bytes {:.3}s, doc → string {:.3}s",
             figure(first, "scoreSeconds")?,
+            figure(first, "documentStreamSeconds")?,
             figure(first, "documentSeconds")?,
             figure(first, "documentStringSeconds")?
         );
@@ -60,19 +61,25 @@ pub fn run_wasm() -> Result<(), String> {
         .as_array()
         .ok_or_else(|| format!("no rounds in {figures}"))?;
     println!(
-        "{:<22} {:>16} {:>16} {:>16} {:>19}",
-        "seconds (× native)", "score → report", "doc → bytes", "doc → string", "evaluate + render"
+        "{:<22} {:>16} {:>16} {:>16} {:>16} {:>19}",
+        "seconds (× native)",
+        "score → report",
+        "doc → stream",
+        "doc → bytes",
+        "doc → string",
+        "evaluate + render"
     );
     const RUNTIMES: [&str; 2] = ["node", "chromium"];
-    let mut ratios: [[Vec<f64>; 3]; 2] = Default::default();
+    let mut ratios: [[Vec<f64>; 4]; 2] = Default::default();
     for (index, round) in rounds.iter().enumerate() {
         let native_report = figure(&round["native"], "reportSeconds")?;
         let native_document = figure(&round["native"], "documentSeconds")?;
         println!(
-            "{:<22} {:>15.3}s {:>15.3}s {:>16} {:>19}",
+            "{:<22} {:>15.3}s {:>15.3}s {:>16} {:>16} {:>19}",
             format!("round {}: native CLI", index + 1),
             native_report,
             native_document,
+            "—",
             "—",
             "—"
         );
@@ -80,17 +87,19 @@ pub fn run_wasm() -> Result<(), String> {
             let entry = &round[runtime];
             let measured = [
                 (figure(entry, "scoreSeconds")?, native_report),
+                (figure(entry, "documentStreamSeconds")?, native_document),
                 (figure(entry, "documentSeconds")?, native_document),
                 (figure(entry, "documentStringSeconds")?, native_document),
             ];
             let cells = measured
                 .map(|(seconds, native)| format!("{seconds:.3}s ({:.2}×)", seconds / native));
             println!(
-                "{:<22} {:>16} {:>16} {:>16} {:>18.3}s",
+                "{:<22} {:>16} {:>16} {:>16} {:>16} {:>18.3}s",
                 format!("round {}: {runtime}", index + 1),
                 cells[0],
                 cells[1],
                 cells[2],
+                cells[3],
                 figure(entry, "evaluateDocumentSeconds")?
             );
             for (values, (seconds, native)) in runtime_ratios.iter_mut().zip(measured) {
@@ -98,11 +107,12 @@ pub fn run_wasm() -> Result<(), String> {
             }
         }
     }
-    for (runtime, [score, document, string]) in RUNTIMES.into_iter().zip(&ratios) {
+    for (runtime, [score, stream, document, string]) in RUNTIMES.into_iter().zip(&ratios) {
         let median = |values: &[f64]| median_by(values, |ratio| *ratio).unwrap_or(f64::NAN);
         println!(
-            "median ratio, {runtime:<8}: score → report {:.2}×, doc → bytes {:.2}×, doc → string {:.2}× (target 1.5×)",
+            "median ratio, {runtime:<8}: score → report {:.2}×, doc → stream {:.2}×, doc → bytes {:.2}×, doc → string {:.2}× (target 1.5×)",
             median(score),
+            median(stream),
             median(document),
             median(string)
         );

@@ -157,13 +157,66 @@ export class DocumentSink {
 }
 
 /**
+ * The scored document's bytes written to a `WritableStream` (`output: stream`) chunk by chunk as
+ * they leave the module, so neither the module nor the page ever holds the whole output. The
+ * driver waits for the stream's backpressure (`ready`) between items and closes it at the end.
+ */
+export class StreamSink {
+  constructor(memory, stream) {
+    this.memory = memory;
+    this.writer = stream.getWriter();
+    this.pending = false;
+    this.failure = undefined;
+  }
+
+  /**
+   * Copies `length` bytes at `address` of the module's memory into a chunk and writes it; the
+   * driver then waits for the stream (`pending`).
+   */
+  append(address, length) {
+    const chunk = new Uint8Array(this.memory.buffer.slice(address, address + length));
+    this.pending = true;
+    this.writer.write(chunk).catch((error) => {
+      this.failure ??= { error };
+    });
+  }
+
+  /** Resolves once the stream wants more; rejects with the stream's error. */
+  async ready() {
+    if (this.failure) throw this.failure.error;
+    const wanted = this.writer.desiredSize;
+    if (wanted === null || wanted <= 0) await this.writer.ready;
+  }
+
+  /** Waits for every chunk to be written, then closes the stream; rejects with its error. */
+  async close() {
+    await this.writer.close();
+    if (this.failure) throw this.failure.error;
+    this.writer.releaseLock();
+  }
+
+  /** Aborts the stream with `reason` after a failed or cancelled run. */
+  abort(reason) {
+    this.writer.abort(reason).catch(() => {});
+  }
+}
+
+/** The sink for `output`: the stream it names, or a buffer for `"string"` and `"bytes"`. */
+export function documentSink(memory, output) {
+  return typeof output === "object" && output !== null ? new StreamSink(memory, output) : new DocumentSink(memory);
+}
+
+/**
  * Runs a `scoreDocument` run to its end: one item per step, yielding to the event loop after each
  * slice of work, reporting progress and honouring the AbortSignal. Resolves to the scored
- * document (`options.output`: a string, or bytes), the summary and the diagnostics.
+ * document (`options.output`: a string, or bytes), the summary and the diagnostics; when
+ * `options.output` is a stream, the document goes there and the stream is closed (aborted when
+ * the run fails or is cancelled).
  */
 export function driveDocument(run, options) {
   const { signal, onProgress, output } = options ?? {};
   const sliceMs = options?.sliceMs ?? DEFAULT_SLICE_MS;
+  const streamSink = run.sink instanceof StreamSink ? run.sink : undefined;
   let finished = false;
   return (async () => {
     try {
@@ -171,6 +224,11 @@ export function driveDocument(run, options) {
       let sliceStart = now();
       signal?.throwIfAborted();
       while (run.next()) {
+        if (streamSink?.pending) {
+          streamSink.pending = false;
+          await streamSink.ready();
+          signal?.throwIfAborted();
+        }
         if (now() - sliceStart >= sliceMs) {
           onProgress?.({ done: run.done(), total });
           await pause();
@@ -181,7 +239,14 @@ export function driveDocument(run, options) {
       finished = true;
       onProgress?.({ done: total, total });
       const { sink, summary, diagnostics } = run.finish();
+      if (streamSink) {
+        await streamSink.close();
+        return { summary, diagnostics };
+      }
       return { document: sink.take(output), summary, diagnostics };
+    } catch (error) {
+      streamSink?.abort(error);
+      throw error;
     } finally {
       if (!finished) {
         try {

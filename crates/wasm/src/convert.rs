@@ -34,8 +34,45 @@ pub fn json_text(value: &JsValue) -> Option<String> {
 
 #[wasm_bindgen(module = "/js/text.js")]
 extern "C" {
-    /// A string's UTF-8 bytes (`TextEncoder`).
-    fn utf8(text: &JsValue) -> js_sys::Uint8Array;
+    /// Encodes `text` from its UTF-16 unit `from` as UTF-8 into the `capacity` bytes at `address`
+    /// of the module's `memory`; returns `[units read, bytes written]`.
+    #[wasm_bindgen(js_name = encodeInto)]
+    fn encode_into(
+        text: &JsValue,
+        from: usize,
+        memory: JsValue,
+        address: usize,
+        capacity: usize,
+    ) -> js_sys::Array;
+}
+
+/// The UTF-8 of the string `text`, encoded straight into a buffer of the module: first into room
+/// for its UTF-16 length and an eighth (enough unless much of it is outside ASCII), then, when
+/// that was not enough, into room for the worst case of what is left.
+fn string_bytes(text: &JsValue) -> Vec<u8> {
+    let units = text.unchecked_ref::<js_sys::JsString>().length() as usize;
+    let mut bytes = vec![0; units + units / 8];
+    let (mut read, mut written) = (0, 0);
+    while read < units {
+        let spare = bytes.get_mut(written..).unwrap_or_default();
+        let counts = encode_into(
+            text,
+            read,
+            wasm_bindgen::memory(),
+            spare.as_mut_ptr().addr(),
+            spare.len(),
+        );
+        let count = |index| counts.get(index).as_f64().unwrap_or(0.0) as usize;
+        let units_read = count(0);
+        read += units_read;
+        written += count(1).min(spare.len());
+        if units_read == 0 {
+            break;
+        }
+        bytes.resize(written + (units - read.min(units)) * 3, 0);
+    }
+    bytes.truncate(written);
+    bytes
 }
 
 /// A dataset as it arrived: text or bytes to parse, or a value already parsed by the caller.
@@ -96,7 +133,7 @@ pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
 /// `invalidArgument` naming `field` for `undefined`, `null`, or values that are not JSON.
 pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> {
     if value.is_string() {
-        return Ok(Source::Bytes(utf8(value).to_vec()));
+        return Ok(Source::Bytes(string_bytes(value)));
     }
     if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
         return Ok(Source::Bytes(bytes.to_vec()));

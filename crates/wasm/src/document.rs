@@ -6,7 +6,8 @@
 //! the input: each chunk is copied straight from the module's memory into one buffer outside it
 //! (`DocumentSink` in `js/drive.js`), sized from the output per item so far (only as large as
 //! needed when the runtime refuses that projection), which the driver hands out as a `Uint8Array`
-//! (`output: "bytes"`) or decodes once into a string.
+//! (`output: "bytes"`) or decodes once into a string; or, when `output` is a `WritableStream`,
+//! each chunk is written to it (`StreamSink`), the driver waiting for its backpressure.
 //! Inputs the streaming path declines (legacy forms, invalid documents, parsed objects) are read
 //! whole instead, which reports their problems exactly as `score` does.
 
@@ -15,6 +16,7 @@ use agenteval_core::dataset::Dataset;
 use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::stream::{DocumentStream, Streamed};
 use agenteval_core::{engine, Diagnostic, Summary};
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{self, Source};
@@ -31,9 +33,10 @@ extern "C" {
     /// The scored document's bytes outside the module, gathered chunk by chunk.
     type DocumentSink;
 
-    /// An empty sink that copies chunks out of `memory`, the module's memory.
-    #[wasm_bindgen(constructor)]
-    fn new(memory: JsValue) -> DocumentSink;
+    /// An empty sink that copies chunks out of `memory`, the module's memory: into a buffer, or
+    /// into `output` when it is a `WritableStream`.
+    #[wasm_bindgen(js_name = documentSink)]
+    fn document_sink(memory: JsValue, output: &JsValue) -> DocumentSink;
 
     /// Copies `length` bytes at `address` of the module's memory after the bytes gathered so far,
     /// making room for `expected` bytes in all when it has to grow.
@@ -46,8 +49,10 @@ const CHUNK_BYTES: usize = 4 << 20;
 
 /// Scores an M365 eval document (text or bytes; a parsed object is accepted and read whole) and
 /// resolves to the scored document with the run's summary and diagnostics. `options.evaluatedAt`
-/// fills `metadata.evaluatedAt`; `options.output` is `"string"` (default) or `"bytes"` (UTF-8 in
-/// a `Uint8Array`); `options.onProgress` receives the items done; `options.signal` cancels.
+/// fills `metadata.evaluatedAt`; `options.output` is `"string"` (default), `"bytes"` (UTF-8 in
+/// a `Uint8Array`) or a `WritableStream` that receives the UTF-8 in chunks (and is closed at the
+/// end; the promise then resolves without `document`); `options.onProgress` receives the items
+/// done; `options.signal` cancels.
 /// Custom evaluators are not run here: use `evaluate()` and `render("document")`. Rejects with
 /// `invalidDataset` when the input is unusable as a whole, and `invalidArgument` for Foundry rows,
 /// which have no scored document. Declared (overloaded on `options.output`) in [`crate::types`].
@@ -65,11 +70,19 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<(DocumentRun, JsValue)
         "options",
         &["evaluatedAt", "output", "signal", "onProgress", "sliceMs"],
     )?;
-    if let Some(output) = options.string("output")? {
-        if output != "string" && output != "bytes" {
+    let output = options.get("output");
+    if output.is_object() {
+        if !Reflect::get(&output, &"getWriter".into()).is_ok_and(|get| get.is_function()) {
             return Err(ApiError::argument(
                 &options.field("output"),
-                format!("\"string\" or \"bytes\", got {output:?}"),
+                "\"string\", \"bytes\" or a WritableStream",
+            ));
+        }
+    } else if let Some(form) = options.string("output")? {
+        if form != "string" && form != "bytes" {
+            return Err(ApiError::argument(
+                &options.field("output"),
+                format!("\"string\", \"bytes\" or a WritableStream, got {form:?}"),
             ));
         }
     }
@@ -104,7 +117,7 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<(DocumentRun, JsValue)
             state,
             output: Output {
                 pending: Vec::new(),
-                sink: DocumentSink::new(wasm_bindgen::memory()),
+                sink: document_sink(wasm_bindgen::memory(), &output),
                 copied: 0,
             },
         },
@@ -184,6 +197,12 @@ impl DocumentRun {
             State::Streaming { stream, .. } => stream.total(),
             State::Written { .. } => 0,
         }
+    }
+
+    /// Where the scored document goes: the driver waits for a stream's backpressure.
+    #[wasm_bindgen(getter)]
+    pub fn sink(&self) -> JsValue {
+        JsValue::clone(&self.output.sink)
     }
 
     /// Number of items written.

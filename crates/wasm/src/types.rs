@@ -79,11 +79,21 @@ export interface ScoredDocument<Document extends string | Utf8Bytes = string> {
   diagnostics: Diagnostic[];
 }
 /**
+ * Options of `scoreDocument` that write the scored document to a stream: its UTF-8 in chunks of
+ * whole items, written as they are produced with the stream's backpressure respected; the stream
+ * is closed at the end and aborted when the run fails or is cancelled.
+ */
+export type ScoreDocumentStreamOptions = Omit<ScoreDocumentOptions, "output"> & { output: WritableStream<Uint8Array> };
+/** What `scoreDocument` resolves to when it writes the document to a stream. */
+export type StreamedDocument = Omit<ScoredDocument, "document">;
+/**
  * Scores an M365 eval document item by item, as the CLI writes it: text or bytes (a parsed object
  * is accepted and read whole). Resolves to the scored document (a string, or a `Uint8Array` with
- * `output: "bytes"`), the run's summary and diagnostics. Built-in evaluators only.
+ * `output: "bytes"`, or written to the `WritableStream` given as `output`), the run's summary and
+ * diagnostics. Built-in evaluators only.
  */
 export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptions & { output: "bytes" }): Promise<ScoredDocument<Utf8Bytes>>;
+export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentStreamOptions): Promise<StreamedDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
 /** Anything worker-like `connectWorker` can talk to (a module `Worker` running `agenteval/worker`). */
@@ -105,6 +115,8 @@ export interface WorkerClient {
   evaluate(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<WorkerEvaluation>;
   /** `scoreDocument` in the worker (a `bytes` document is transferred, not copied). */
   scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptions & { output: "bytes" }): Promise<ScoredDocument<Utf8Bytes>>;
+  /** The stream is transferred to the worker, which writes and closes it. */
+  scoreDocument(dataset: DatasetInput, options: ScoreDocumentStreamOptions): Promise<StreamedDocument>;
   scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
   scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
   scoreItem(

@@ -223,3 +223,33 @@ fn the_memory_grows_in_steps_that_grow_with_it() {
         "grew {grown_pages} pages for about {needed_pages}"
     );
 }
+
+#[wasm_bindgen_test]
+fn strings_reach_the_module_as_their_utf8_whatever_their_share_of_non_ascii() {
+    let texts = [
+        String::new(),
+        "plain ascii".repeat(1000),
+        format!("{}é", "a".repeat(5000)),
+        "ä ß ΑΣ 中文 😀 ok ".repeat(500),
+        "中".repeat(20_000),
+        "😀".repeat(7),
+    ];
+    for text in texts {
+        let source = agenteval_wasm::convert::dataset_source(&JsValue::from_str(&text), "dataset");
+        assert_eq!(
+            source,
+            Ok(agenteval_wasm::convert::Source::Bytes(
+                text.clone().into_bytes()
+            )),
+            "{} bytes",
+            text.len()
+        );
+    }
+    let lone_surrogates = js_sys::JsString::from_char_code(&[0x61, 0xD800, 0x62, 0xDC00]);
+    assert_eq!(
+        agenteval_wasm::convert::dataset_source(&lone_surrogates.into(), "dataset"),
+        Ok(agenteval_wasm::convert::Source::Bytes(
+            "a\u{FFFD}b\u{FFFD}".as_bytes().to_vec()
+        ))
+    );
+}

@@ -13,6 +13,7 @@ import {
   version,
   type CaseOutcome,
   type CustomEvaluator,
+  type StreamedDocument,
   type Diagnostic,
   type EvalResult,
   type Evaluation,
@@ -93,6 +94,9 @@ async function main(): Promise<void> {
   const anyOutput: ScoreDocumentOptions = { output: Math.random() < 0.5 ? "bytes" : "string" };
   const either: ScoredDocument<string | Utf8Bytes> = await scoreDocument(text, anyOutput);
   console.log(blob.size, typeof either.document === "string" ? either.document.length : either.document.byteLength);
+  const sent: Uint8Array[] = [];
+  const toStream: StreamedDocument = await scoreDocument(text, { output: new WritableStream<Uint8Array>({ write: (chunk) => void sent.push(chunk) }) });
+  console.log(toStream.summary.items, toStream.diagnostics.length, sent.length);
 
   const outcome: CaseOutcome = await scoreItem(
     { prompt: "What is 2+2?", response: "4", expected_response: "4" },
@@ -111,6 +115,8 @@ async function main(): Promise<void> {
   const remoteDocument: ScoredDocument = await worker.scoreDocument(text, { onProgress: (progress) => console.log(progress.total) });
   const remoteBytes: Uint8Array = (await worker.scoreDocument(text, { output: "bytes" })).document;
   console.log(remoteDocument.summary.items, remoteBytes.byteLength);
+  const remoteStreamed: StreamedDocument = await worker.scoreDocument(text, { output: new WritableStream<Uint8Array>() });
+  console.log(remoteStreamed.summary.pass);
   worker.terminate();
 
   try {
