@@ -8,7 +8,8 @@
 //   replies  {id, type: "result", outcome} (score/evaluate with stream: true), {id, type: "progress", progress},
 //            {id, type: "done", value}, {id, type: "error", error: {name, message, code, diagnostics}}
 // `evaluate` is done with `{report, handle}`: the Evaluation stays in the worker under `handle`
-// until `evaluationFree`.
+// until `evaluationFree`. `scoreDocument`'s `output` may be a WritableStream transferred with the
+// request; the worker writes the document to it and closes it.
 
 // The listener is installed before the package has loaded (a top-level await would drop the
 // messages that arrive meanwhile); each request waits for it.

@@ -2,17 +2,21 @@
 // the 100 000-item benchmark document in Node and headless Chromium, against the native CLI timed
 // on the same machine in the same run: `score()` to the run report, `scoreDocument()` to the
 // scored document (streamed item by item, as the CLI writes documents) into a WritableStream that
-// discards it (as the CLI's to `/dev/null`), as bytes (`output: "bytes"`) and as a string, and
-// `evaluate()` then `render("document")`.
+// discards it (as the CLI's to `/dev/null`) and as bytes (`output: "bytes"`), and `evaluate()`
+// then `render("document")`, each given the document's bytes as the CLI reads its file; then
+// `scoreDocument()` given the document as text, to bytes and to a string.
 //
 // This machine's speed drifts by up to ±30 % over minutes, so the work runs in rounds: each round
 // times the CLI, then Node, then the Chromium page, once each, and ratios are taken within a round.
+// Each call is timed after a full garbage collection (Node runs with `--expose-gc`, Chromium with
+// `--js-flags=--expose-gc`), so that none pays for the garbage of the one before it, as the CLI's
+// runs, each its own process, never do.
 // One round first, not compared, lets both engines finish compiling the module's optimised tier;
 // its times are printed as what a page's first calls take (module just started, memory not yet
 // grown).
 // Prints one JSON object.
 //
-// Usage: node bench.mjs DOCUMENT CLI
+// Usage: node --expose-gc bench.mjs DOCUMENT CLI
 
 import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -32,22 +36,26 @@ function cliSeconds(format) {
 }
 
 /**
- * Times `score()`, `scoreDocument()` (to a stream, bytes, then string) and `evaluate()` + `render("document")`
- * on `text`, once each. Self-contained, so the page runs it from its source.
+ * Times, once each: `score()`, `scoreDocument()` to a stream and to bytes, and `evaluate()` +
+ * `render("document")`, given the document's bytes (as read from a file, like the CLI's input);
+ * then `scoreDocument()` to bytes and to a string given its text. Self-contained, so the page
+ * runs it from its source.
  */
-async function measure(agenteval, text) {
+async function measure(agenteval, bytes, text) {
   const seconds = async (work) => {
+    globalThis.gc();
     const begin = performance.now();
     await work();
     return (performance.now() - begin) / 1000;
   };
   return {
-    scoreSeconds: await seconds(() => agenteval.score(text)),
-    documentStreamSeconds: await seconds(() => agenteval.scoreDocument(text, { output: new WritableStream() })),
-    documentSeconds: await seconds(() => agenteval.scoreDocument(text, { output: "bytes" })),
+    scoreSeconds: await seconds(() => agenteval.score(bytes)),
+    documentStreamSeconds: await seconds(() => agenteval.scoreDocument(bytes, { output: new WritableStream() })),
+    documentSeconds: await seconds(() => agenteval.scoreDocument(bytes, { output: "bytes" })),
+    documentFromTextSeconds: await seconds(() => agenteval.scoreDocument(text, { output: "bytes" })),
     documentStringSeconds: await seconds(() => agenteval.scoreDocument(text)),
     evaluateDocumentSeconds: await seconds(async () => {
-      const evaluation = await agenteval.evaluate(text);
+      const evaluation = await agenteval.evaluate(bytes);
       evaluation.render("document");
       evaluation.free();
     }),
@@ -55,11 +63,11 @@ async function measure(agenteval, text) {
 }
 
 /** The package loaded in Node: its start-up time and a function that measures one round. */
-async function nodeRunner(text) {
+async function nodeRunner(bytes, text) {
   const started = performance.now();
   const agenteval = await import("agenteval");
   const startupMs = performance.now() - started;
-  return { startupMs, round: () => measure(agenteval, text) };
+  return { startupMs, round: () => measure(agenteval, bytes, text) };
 }
 
 /** The package loaded in a Chromium page: its start-up time and a function that measures one round. */
@@ -67,7 +75,8 @@ async function chromiumRunner(page, server) {
   await page.goto(`${server.url}/tests/js/web/blank.html`);
   const startupMs = await page.evaluate(
     async ({ documentUrl, source }) => {
-      globalThis.benchText = await (await fetch(documentUrl)).text();
+      globalThis.benchBytes = new Uint8Array(await (await fetch(documentUrl)).arrayBuffer());
+      globalThis.benchText = new TextDecoder().decode(globalThis.benchBytes);
       const started = performance.now();
       globalThis.benchPackage = await import("/pkg/index.js");
       const startupMs = performance.now() - started;
@@ -81,16 +90,17 @@ async function chromiumRunner(page, server) {
   );
   return {
     startupMs,
-    round: () => page.evaluate(() => globalThis.benchMeasure(globalThis.benchPackage, globalThis.benchText)),
+    round: () => page.evaluate(() => globalThis.benchMeasure(globalThis.benchPackage, globalThis.benchBytes, globalThis.benchText)),
   };
 }
 
 const wasm = await readFile(join(root, "pkg/agenteval_wasm_bg.wasm"));
-const text = await readFile(documentPath, "utf8");
+const bytes = new Uint8Array(await readFile(documentPath));
+const text = new TextDecoder().decode(bytes);
 const server = await serve();
-const browser = await launchChromium();
+const browser = await launchChromium(["--js-flags=--expose-gc"]);
 try {
-  const node = await nodeRunner(text);
+  const node = await nodeRunner(bytes, text);
   const chromium = await chromiumRunner(await browser.newPage(), server);
   const firstRound = { node: await node.round(), chromium: await chromium.round() };
   const rounds = [];
@@ -102,7 +112,7 @@ try {
     JSON.stringify({
       wasmBytes: wasm.length,
       wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
-      documentBytes: Buffer.byteLength(text),
+      documentBytes: bytes.length,
       startupMs: { node: node.startupMs, chromium: chromium.startupMs },
       firstRound,
       rounds,

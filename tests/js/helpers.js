@@ -55,7 +55,7 @@ export async function serve() {
 }
 
 /** Launches headless Chromium (Debian's, or $CHROMIUM) through playwright-core. */
-export async function launchChromium() {
+export async function launchChromium(extraArgs = []) {
   const { chromium } = await import("playwright-core");
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -66,6 +66,7 @@ export async function launchChromium() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }

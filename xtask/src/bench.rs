@@ -27,6 +27,7 @@ pub fn run_wasm() -> Result<(), String> {
     let cli = wasm::target_dir().join("release/agenteval");
     let figures = json_figures(
         &Step::new("node")
+            .arg("--expose-gc")
             .arg("bench.mjs")
             .arg(&document)
             .arg(&cli)
@@ -50,10 +51,11 @@ pub fn run_wasm() -> Result<(), String> {
     for runtime in ["node", "chromium"] {
         let first = &figures["firstRound"][runtime];
         println!(
-            "first calls after start-up, {runtime:<8}: score → report {:.3}s, doc → stream {:.3}s, doc → bytes {:.3}s, doc → string {:.3}s",
+            "first calls after start-up, {runtime:<8}: score → report {:.3}s, doc → stream {:.3}s, doc → bytes {:.3}s, text → bytes {:.3}s, text → string {:.3}s",
             figure(first, "scoreSeconds")?,
             figure(first, "documentStreamSeconds")?,
             figure(first, "documentSeconds")?,
+            figure(first, "documentFromTextSeconds")?,
             figure(first, "documentStringSeconds")?
         );
     }
@@ -61,24 +63,26 @@ pub fn run_wasm() -> Result<(), String> {
         .as_array()
         .ok_or_else(|| format!("no rounds in {figures}"))?;
     println!(
-        "{:<22} {:>16} {:>16} {:>16} {:>16} {:>19}",
+        "{:<22} {:>16} {:>16} {:>16} {:>16} {:>16} {:>19}",
         "seconds (× native)",
         "score → report",
         "doc → stream",
         "doc → bytes",
-        "doc → string",
+        "text → bytes",
+        "text → string",
         "evaluate + render"
     );
     const RUNTIMES: [&str; 2] = ["node", "chromium"];
-    let mut ratios: [[Vec<f64>; 4]; 2] = Default::default();
+    let mut ratios: [[Vec<f64>; 5]; 2] = Default::default();
     for (index, round) in rounds.iter().enumerate() {
         let native_report = figure(&round["native"], "reportSeconds")?;
         let native_document = figure(&round["native"], "documentSeconds")?;
         println!(
-            "{:<22} {:>15.3}s {:>15.3}s {:>16} {:>16} {:>19}",
+            "{:<22} {:>15.3}s {:>15.3}s {:>16} {:>16} {:>16} {:>19}",
             format!("round {}: native CLI", index + 1),
             native_report,
             native_document,
+            "—",
             "—",
             "—",
             "—"
@@ -89,17 +93,19 @@ pub fn run_wasm() -> Result<(), String> {
                 (figure(entry, "scoreSeconds")?, native_report),
                 (figure(entry, "documentStreamSeconds")?, native_document),
                 (figure(entry, "documentSeconds")?, native_document),
+                (figure(entry, "documentFromTextSeconds")?, native_document),
                 (figure(entry, "documentStringSeconds")?, native_document),
             ];
             let cells = measured
                 .map(|(seconds, native)| format!("{seconds:.3}s ({:.2}×)", seconds / native));
             println!(
-                "{:<22} {:>16} {:>16} {:>16} {:>16} {:>18.3}s",
+                "{:<22} {:>16} {:>16} {:>16} {:>16} {:>16} {:>18.3}s",
                 format!("round {}: {runtime}", index + 1),
                 cells[0],
                 cells[1],
                 cells[2],
                 cells[3],
+                cells[4],
                 figure(entry, "evaluateDocumentSeconds")?
             );
             for (values, (seconds, native)) in runtime_ratios.iter_mut().zip(measured) {
@@ -107,13 +113,15 @@ pub fn run_wasm() -> Result<(), String> {
             }
         }
     }
-    for (runtime, [score, stream, document, string]) in RUNTIMES.into_iter().zip(&ratios) {
+    for (runtime, [score, stream, document, from_text, string]) in RUNTIMES.into_iter().zip(&ratios)
+    {
         let median = |values: &[f64]| median_by(values, |ratio| *ratio).unwrap_or(f64::NAN);
         println!(
-            "median ratio, {runtime:<8}: score → report {:.2}×, doc → stream {:.2}×, doc → bytes {:.2}×, doc → string {:.2}× (target 1.5×)",
+            "median ratio, {runtime:<8}: score → report {:.2}×, doc → stream {:.2}×, doc → bytes {:.2}×, text → bytes {:.2}×, text → string {:.2}× (target 1.5×)",
             median(score),
             median(stream),
             median(document),
+            median(from_text),
             median(string)
         );
     }
