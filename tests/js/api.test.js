@@ -328,14 +328,19 @@ test("scoreDocument writes what evaluate then render writes, with progress, for 
   assert.equal(new TextDecoder().decode(legacyBytes.document), expected, "a document read whole, as bytes");
 });
 
-test("scoreDocument output larger than a chunk, with text in every UTF-8 length, is whole as text and bytes", async () => {
-  const evaluatedAt = "2026-11-30T00:00:00Z";
+/** A 6 000-item document whose scored output spans several chunks, with text in every UTF-8 length. */
+function multiChunkDocument() {
   const response = "ä ß ΑΣ 中文 😀 ok ".repeat(40);
-  const text = JSON.stringify({
+  return JSON.stringify({
     schemaVersion: "1.11.0",
     default_evaluators: { ExactMatch: {}, PartialMatch: {} },
     items: Array.from({ length: 6000 }, (_, i) => ({ prompt: `q${i} ✓`, response, expected_response: `${response}${i}` })),
   });
+}
+
+test("scoreDocument output larger than a chunk, with text in every UTF-8 length, is whole as text and bytes", async () => {
+  const evaluatedAt = "2026-11-30T00:00:00Z";
+  const text = multiChunkDocument();
   const evaluation = await agenteval.evaluate(text);
   const expected = evaluation.render("document", { evaluatedAt });
   evaluation.free();
@@ -411,12 +416,7 @@ function collectingStream({ delay = 0, failAt = -1 } = {}) {
 
 test("scoreDocument writes the scored document to a WritableStream in chunks and closes it", async () => {
   const evaluatedAt = "2026-11-30T00:00:00Z";
-  const response = "ä ß ΑΣ 中文 😀 ok ".repeat(40);
-  const text = JSON.stringify({
-    schemaVersion: "1.11.0",
-    default_evaluators: { ExactMatch: {}, PartialMatch: {} },
-    items: Array.from({ length: 6000 }, (_, i) => ({ prompt: `q${i} ✓`, response, expected_response: `${response}${i}` })),
-  });
+  const text = multiChunkDocument();
   const asBytes = await agenteval.scoreDocument(text, { evaluatedAt, output: "bytes" });
   const { stream, state } = collectingStream({ delay: 1 });
   const progress = [];
