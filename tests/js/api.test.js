@@ -429,6 +429,12 @@ test("scoreDocument writes the scored document to a WritableStream in chunks and
   assert.ok(Buffer.concat(state.chunks).equals(asBytes.document), "the chunks are the document");
   assert.deepEqual(progress.at(-1), { done: 6000, total: 6000 });
   assert.equal(stream.locked, false, "the writer's lock is released");
+  const legacy = '[{"prompt": "p", "response": "r", "expected_response": "r", "evaluators": {"ExactMatch": {}}}]';
+  const legacyBytes = await agenteval.scoreDocument(legacy, { evaluatedAt, output: "bytes" });
+  const legacyStream = collectingStream();
+  await agenteval.scoreDocument(legacy, { evaluatedAt, output: legacyStream.stream });
+  assert.ok(Buffer.concat(legacyStream.state.chunks).equals(legacyBytes.document), "a document read whole, to a stream");
+  assert.equal(legacyStream.state.closed, true);
 });
 
 test("scoreDocument to a stream waits for its backpressure, rejects with its error, and aborts it when cancelled", async () => {
