@@ -28,10 +28,43 @@ pub(crate) fn sort_stable_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) ->
     sort_stable_by(items, |a, b| key(a).cmp(&key(b)));
 }
 
-/// Sorts positions by `compare`, ties by position: the one sort instance every caller shares.
+/// Sorts positions stably by `compare`: a bottom-up merge sort, the one sort instance every
+/// caller shares (about 0.5 KB of WebAssembly, where the standard library's unstable sort of
+/// positions was 9 KB).
 #[inline(never)]
-fn sort_positions(order: &mut [usize], compare: &dyn Fn(usize, usize) -> Ordering) {
-    order.sort_unstable_by(|a, b| compare(*a, *b).then(a.cmp(b)));
+fn sort_positions(order: &mut Vec<usize>, compare: &dyn Fn(usize, usize) -> Ordering) {
+    let len = order.len();
+    let mut merged = vec![0; len];
+    let mut width = 1;
+    while width < len {
+        for (runs, out) in order.chunks(2 * width).zip(merged.chunks_mut(2 * width)) {
+            let (left, right) = runs.split_at(width.min(runs.len()));
+            merge(left, right, out, compare);
+        }
+        std::mem::swap(order, &mut merged);
+        width *= 2;
+    }
+}
+
+/// Merges two sorted runs into `out`, the left run first among equals.
+fn merge(
+    left: &[usize],
+    right: &[usize],
+    out: &mut [usize],
+    compare: &dyn Fn(usize, usize) -> Ordering,
+) {
+    let (mut left, mut right) = (
+        left.iter().copied().peekable(),
+        right.iter().copied().peekable(),
+    );
+    for slot in out {
+        let next = match (left.peek(), right.peek()) {
+            (Some(&a), Some(&b)) if compare(b, a) == Ordering::Less => right.next(),
+            (Some(_), _) => left.next(),
+            (None, _) => right.next(),
+        };
+        *slot = next.unwrap_or_default();
+    }
 }
 
 /// Rearranges `items` so that position `i` holds what was at `order[i]`, following each cycle of
@@ -57,7 +90,7 @@ mod tests {
     #[test]
     fn sorts_like_the_standard_stable_sort() {
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        for len in 0..40 {
+        for len in (0..40).chain([63, 64, 65, 257, 1000]) {
             let items: Vec<(u8, usize)> = (0..len)
                 .map(|position| {
                     seed ^= seed << 13;

@@ -3,6 +3,7 @@
 use agenteval_core::dataset::Dataset;
 use agenteval_core::json;
 use agenteval_core::report::{self, m365_document, CaseOutcome as CoreOutcome, RunReport as Core};
+use agenteval_core::text::float_parse;
 use agenteval_core::{
     status, ErrorCode as CoreCode, EvalError, EvalResult, Verdict as CoreVerdict,
 };
@@ -100,7 +101,7 @@ extern "C" {
 /// The mark `js/exact.js` puts before each number (its `NUMBER_MARK`).
 const NUMBER_MARK: &str = "\u{0}number:";
 
-/// Turns the marked strings of `exact_json` back into numbers, read with Rust's correctly rounded
+/// Turns the marked strings of `exact_json` back into numbers, read by a correctly rounded
 /// parser: integers as integers, others as floats (`null` for the non-finite, as in JSON).
 fn unmark_numbers(value: &mut Value) {
     match value {
@@ -110,7 +111,7 @@ fn unmark_numbers(value: &mut Value) {
                     .parse::<u64>()
                     .map(Value::from)
                     .or_else(|_| number.parse::<i64>().map(Value::from))
-                    .or_else(|_| number.parse::<f64>().map(Value::from))
+                    .or_else(|_| float_parse::parse_f64(number).map(Value::from).ok_or(()))
                     .unwrap_or(Value::Null);
             }
         }

@@ -92,12 +92,18 @@ fn eq_ignore_case(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
         a.eq_ignore_ascii_case(b)
     } else if python::has_capital_sigma(a) || python::has_capital_sigma(b) {
-        a.to_lowercase() == b.to_lowercase()
+        python::lower(a) == python::lower(b)
     } else {
-        a.chars()
-            .flat_map(char::to_lowercase)
-            .eq(b.chars().flat_map(char::to_lowercase))
+        lowered_chars(a).eq(lowered_chars(b))
     }
+}
+
+/// The characters of `python::lower(text)` for a text without a capital sigma.
+fn lowered_chars(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().flat_map(|c| {
+        let (first, second) = python::lower_one(c);
+        std::iter::once(first).chain(second)
+    })
 }
 
 #[cfg(test)]
@@ -165,7 +171,7 @@ mod tests {
         ] {
             assert_eq!(
                 eq_ignore_case(a, b),
-                a.to_lowercase() == b.to_lowercase(),
+                python::lower(a) == python::lower(b),
                 "{a} / {b}"
             );
         }

@@ -6,6 +6,7 @@
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
+use crate::text::python;
 
 pub mod citations;
 pub mod document_retrieval;
@@ -115,7 +116,7 @@ pub fn closest_name(name: &str) -> Option<&'static str> {
     catalog()
         .map(|spec| {
             (
-                strsim::jaro_winkler(&name.to_lowercase(), &spec.name.to_lowercase()),
+                strsim::jaro_winkler(&python::lower(name), &python::lower(spec.name)),
                 spec.name,
             )
         })

@@ -8,6 +8,7 @@
 //! limit. Callers then take the slower exact path.
 
 use super::{MAX_DEPTH, MAX_STRING_BYTES};
+use crate::text::float_parse;
 
 /// Objects with more members than this are left to the exact path (duplicate keys are found by
 /// comparing each key with the ones before it).
@@ -21,7 +22,7 @@ const MAX_SCANNED_DEPTH: usize = MAX_DEPTH - 1;
 const SURE_INTEGER_DIGITS: usize = 18;
 
 /// The largest magnitude a number may have here; beyond it serde_json's float parsing, which is
-/// not always correctly rounded, might overflow where the standard library's does not.
+/// not always correctly rounded, might overflow where a correctly rounded reading does not.
 const MAX_SURE_MAGNITUDE: f64 = 1e308;
 
 /// Where a document's parts are, as found by [`outline`].
@@ -292,7 +293,7 @@ impl<'t> Scanner<'t, '_> {
         let number = self.text.get(start..self.pos)?;
         let digits = number.trim_start_matches('-').len();
         if !is_integer || digits > SURE_INTEGER_DIGITS {
-            let value: f64 = number.parse().ok()?;
+            let value = float_parse::parse_f64(number)?;
             (value.abs() <= MAX_SURE_MAGNITUDE).then_some(())?;
         }
         Some(false)

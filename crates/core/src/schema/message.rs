@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::compile::{Node, Types};
+use crate::text::python;
 
 const SHOWN_STRING_CHARS: usize = 60;
 
@@ -112,10 +113,10 @@ pub(crate) fn field_list(names: &[&str]) -> String {
 
 /// The allowed name closest to `unknown`, if it is plausibly a typo.
 pub(crate) fn closest<'n>(unknown: &str, names: &[&'n str]) -> Option<&'n str> {
-    let lowered = unknown.to_lowercase();
+    let lowered = python::lower(unknown);
     names
         .iter()
-        .map(|name| (strsim::jaro_winkler(&lowered, &name.to_lowercase()), *name))
+        .map(|name| (strsim::jaro_winkler(&lowered, &python::lower(name)), *name))
         .filter(|(similarity, _)| *similarity >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)

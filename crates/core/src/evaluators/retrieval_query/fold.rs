@@ -5,13 +5,11 @@
 //! evaluator is built, and a haystack is lower-cased at most once per item (never for ASCII text,
 //! which is compared in place).
 
-/// Lower-cases `text` the way Python's `str.lower()` does (full Unicode mapping, final sigma).
+use crate::text::python;
+
+/// Lower-cases `text` as Python's `str.lower()` does (CPython 3.11's Unicode tables).
 pub(crate) fn fold(text: &str) -> String {
-    if text.is_ascii() {
-        text.to_ascii_lowercase()
-    } else {
-        text.to_lowercase()
-    }
+    python::lower(text)
 }
 
 /// A configured search term: the text as written (for reports) and its lower-cased form.
@@ -47,7 +45,7 @@ impl<'a> Haystack<'a> {
         if text.is_ascii() {
             Haystack::Ascii(text)
         } else {
-            Haystack::Folded(text.to_lowercase())
+            Haystack::Folded(python::lower(text))
         }
     }
 
@@ -68,7 +66,7 @@ pub(crate) fn eq_folded(text: &str, folded: &str) -> bool {
     if text.is_ascii() {
         text.eq_ignore_ascii_case(folded)
     } else {
-        text.to_lowercase() == folded
+        python::lower(text) == folded
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::decimal;
+use crate::text::{decimal, float_parse};
 
 /// Deepest nesting accepted. The reference's recursive copies and encoders give out at a few
 /// hundred levels (a raw `RecursionError`); we stop well before, with our own message.
@@ -197,10 +197,9 @@ impl Parser<'_> {
         }
         let literal = self.text.get(start..self.pos).unwrap_or_default();
         if is_float {
-            return literal
-                .parse::<f64>()
+            return float_parse::parse_f64(literal)
                 .map(PyValue::Float)
-                .map_err(|_| DecodeError::Invalid);
+                .ok_or(DecodeError::Invalid);
         }
         let digits = self.text.get(start..int_end).unwrap_or_default();
         let unsigned = digits.trim_start_matches('-');
