@@ -66,7 +66,21 @@ test("misuse throws an Error with a code and a message naming the field", () => 
   assert.throws(() => agenteval.validate(demo, { confg: {} }), assertCode("invalidArgument", /^options\.confg: unknown option/));
   assert.throws(() => agenteval.validate(demo, "config"), assertCode("invalidArgument", /^options: /));
   assert.throws(() => agenteval.validate(foundryRows, { config: "{" }), assertCode("invalidConfig", /^options\.config: line 1/));
-  assert.throws(() => agenteval.render({}, "md"), assertCode("invalidReport", /^report: /));
+  assert.throws(() => agenteval.render({}, "md"), assertCode("invalidReport", /^report: dialect: required$/));
+});
+
+test("render names the path of a report field that does not fit", async () => {
+  const report = await agenteval.score(demo);
+  assert.equal(agenteval.render(report, "md"), agenteval.render(structuredClone(report), "md"));
+  const broken = structuredClone(report);
+  broken.items[1].results[0].result = "maybe";
+  assert.throws(
+    () => agenteval.render(broken, "md"),
+    assertCode("invalidReport", /^report: items\[1\]\.results\[0\]\.result: expected one of "pass", "fail", "error", "skipped", got "maybe"$/),
+  );
+  broken.items[1].results[0].result = "pass";
+  broken.items[0].index = 1.5;
+  assert.throws(() => agenteval.render(broken, "md"), assertCode("invalidReport", /^report: items\[0\]\.index: expected a non-negative integer, got a number \(1\.5\)$/));
 });
 
 test("score rejects unusable input with coded errors", async () => {

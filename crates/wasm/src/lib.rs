@@ -28,6 +28,7 @@ pub mod evaluation;
 pub mod memory;
 pub mod options;
 pub mod render;
+pub mod report_json;
 pub mod run;
 pub mod small_blocks;
 pub mod types;

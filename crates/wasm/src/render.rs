@@ -2,18 +2,16 @@
 
 use agenteval_core::dataset::Dataset;
 use agenteval_core::json;
-use agenteval_core::report::{self, m365_document, CaseOutcome as CoreOutcome, RunReport as Core};
+use agenteval_core::report::{self, m365_document, RunReport as Core};
 use agenteval_core::text::float_parse;
-use agenteval_core::{
-    status, ErrorCode as CoreCode, EvalError, EvalResult, Verdict as CoreVerdict,
-};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::convert;
 use crate::error::{ApiError, ErrorCode};
 use crate::options::OptionsObject;
-use crate::types::{CaseOutcome, Dialect, Format, ItemStatus, ResultErrorCode, RunReport, Verdict};
+use crate::report_json;
+use crate::types::Format;
 
 /// Title of the HTML report and JUnit suite when none is given.
 pub const DEFAULT_TITLE: &str = "agenteval";
@@ -85,9 +83,7 @@ pub fn read_report(report: &JsValue) -> Result<Core, ApiError> {
     let mut value = json::parse(text.as_bytes())
         .map_err(|problem| invalid(format!("report: {}", problem.message)))?;
     unmark_numbers(&mut value);
-    serde_json::from_value::<RunReport>(value)
-        .map(core_report)
-        .map_err(|error| invalid(format!("report: {error}")))
+    report_json::read(value).map_err(|message| invalid(format!("report: {message}")))
 }
 
 #[wasm_bindgen(module = "/js/exact.js")]
@@ -189,69 +185,6 @@ pub fn render(
     })
 }
 
-/// The core report for a report that came back from JavaScript; the summary is recomputed.
-pub fn core_report(report: RunReport) -> Core {
-    let mut core = Core::new(match report.dialect {
-        Dialect::M365 => agenteval_core::Dialect::M365,
-        Dialect::Foundry => agenteval_core::Dialect::Foundry,
-        Dialect::CopilotStudio => agenteval_core::Dialect::CopilotStudio,
-    });
-    for outcome in report.items {
-        core.push(core_outcome(outcome));
-    }
-    core
-}
-
-fn core_outcome(outcome: CaseOutcome) -> CoreOutcome {
-    CoreOutcome {
-        index: outcome.index,
-        turn: outcome.turn,
-        status: outcome.status.map(|status| match status {
-            ItemStatus::Pass => status::ItemStatus::Pass,
-            ItemStatus::Fail => status::ItemStatus::Fail,
-            ItemStatus::Partial => status::ItemStatus::Partial,
-            ItemStatus::Error => status::ItemStatus::Error,
-        }),
-        results: outcome
-            .results
-            .into_iter()
-            .map(|result| EvalResult {
-                evaluator: result.evaluator,
-                result: match result.result {
-                    Verdict::Pass => CoreVerdict::Pass,
-                    Verdict::Fail => CoreVerdict::Fail,
-                    Verdict::Error => CoreVerdict::Error,
-                    Verdict::Skipped => CoreVerdict::Skipped,
-                },
-                score: result.score,
-                threshold: result.threshold,
-                reason: result.reason,
-                details: agenteval_core::Details::from(result.details),
-                error: result.error.map(|error| EvalError {
-                    code: core_code(error.code),
-                    message: error.message,
-                }),
-            })
-            .collect(),
-        problem: outcome.problem,
-    }
-}
-
-fn core_code(code: ResultErrorCode) -> CoreCode {
-    match code {
-        ResultErrorCode::EmptyAgentResponse => CoreCode::EmptyAgentResponse,
-        ResultErrorCode::JudgeOutputUnparseable => CoreCode::JudgeOutputUnparseable,
-        ResultErrorCode::JudgeAuthenticationError => CoreCode::JudgeAuthenticationError,
-        ResultErrorCode::JudgeRateLimited => CoreCode::JudgeRateLimited,
-        ResultErrorCode::JudgeTimeout => CoreCode::JudgeTimeout,
-        ResultErrorCode::EvaluatorConfigurationError => CoreCode::EvaluatorConfigurationError,
-        ResultErrorCode::EvaluatorLoadError => CoreCode::EvaluatorLoadError,
-        ResultErrorCode::InvalidEvaluatorResult => CoreCode::InvalidEvaluatorResult,
-        ResultErrorCode::EvaluatorError => CoreCode::EvaluatorError,
-        ResultErrorCode::ToolCallEvidenceIndeterminate => CoreCode::ToolCallEvidenceIndeterminate,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,13 +236,13 @@ mod tests {
     fn boundary_types_round_trip_the_core_report() {
         for (_, report) in examples() {
             let written = serde_json::to_value(&report).expect("serializable");
-            let mirrored: RunReport =
+            let mirrored: crate::types::RunReport =
                 serde_json::from_value(written.clone()).expect("the boundary type reads it");
             assert_eq!(
                 serde_json::to_value(&mirrored).expect("serializable"),
                 written
             );
-            let back = core_report(mirrored);
+            let back = report_json::read(written).expect("the report reads back");
             assert_eq!(
                 back, report,
                 "the report rebuilt from JavaScript is the same"

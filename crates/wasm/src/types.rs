@@ -1,12 +1,12 @@
 //! Every object that crosses the JavaScript boundary, as Rust types from which the package's
 //! TypeScript declarations are generated (tsify). Objects crossing as JSON text are written by the
 //! core's own serde shapes; the mirrors here declare them (tests check that they read back exactly
-//! what the core writes) and read a run report given back to `render`. Inputs that hold JavaScript
+//! what the core writes; `render` reads a report given back by hand, in `report_json`). Inputs that hold JavaScript
 //! values (functions, signals) are declared here and read field by field in [`crate::options`].
 
 #![allow(dead_code)] // Option structs exist for their generated declarations; they are read by hand.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use tsify::Tsify;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -146,8 +146,8 @@ export function connectWorker(worker?: WorkerLike): WorkerClient;
 "#;
 
 /// The input dialect of a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "snake_case")]
 pub enum Dialect {
     /// M365 Copilot eval document (v1, or a legacy form upgraded in memory).
@@ -159,8 +159,8 @@ pub enum Dialect {
 }
 
 /// The four ways an evaluator can end on an item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// The item met the evaluator's pass rule.
@@ -174,8 +174,8 @@ pub enum Verdict {
 }
 
 /// Status of an item, turn or thread.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "lowercase")]
 pub enum ItemStatus {
     /// Every evaluator that ran passed.
@@ -189,8 +189,8 @@ pub enum ItemStatus {
 }
 
 /// Why an evaluator errored (the M365 eval-document schema's codes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
 pub enum ResultErrorCode {
     /// The agent's response is missing or empty.
@@ -216,8 +216,8 @@ pub enum ResultErrorCode {
 }
 
 /// The code and message of an errored evaluator.
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct EvalError {
     /// Machine-readable reason.
     pub code: ResultErrorCode,
@@ -226,8 +226,8 @@ pub struct EvalError {
 }
 
 /// What one evaluator concluded about one item or turn.
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct EvalResult {
     /// The evaluator's name as written in the dataset (or the Foundry criterion name).
     pub evaluator: String,
@@ -247,8 +247,8 @@ pub struct EvalResult {
 }
 
 /// What happened to one single-turn item or one turn of a thread.
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct CaseOutcome {
     /// 0-based index of the item (M365) or row (Foundry).
     pub index: usize,
@@ -265,8 +265,8 @@ pub struct CaseOutcome {
 }
 
 /// Per-evaluator tallies across a run.
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct EvaluatorSummary {
     /// Pass verdicts.
     pub pass: usize,
@@ -287,8 +287,8 @@ pub struct EvaluatorSummary {
 }
 
 /// Run-wide counts.
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct Summary {
     /// Report entries (single-turn items plus thread turns).
     pub items: usize,
@@ -306,8 +306,8 @@ pub struct Summary {
 }
 
 /// Name and version of the tool that produced a report.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct ToolInfo {
     /// Always `agenteval`.
     pub name: String,
@@ -316,8 +316,8 @@ pub struct ToolInfo {
 }
 
 /// The run report (every dialect): the same JSON as `agenteval score --format report`.
-#[derive(Debug, Clone, PartialEq, Deserialize, Tsify)]
-#[cfg_attr(test, derive(Serialize))]
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct RunReport {
     /// Tool name and version.
     pub tool: ToolInfo,
@@ -331,7 +331,7 @@ pub struct RunReport {
 
 /// How bad an input problem is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
-#[cfg_attr(test, derive(Serialize, Deserialize))]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The input (or the item it points into) cannot be used.
@@ -342,7 +342,7 @@ pub enum Severity {
 
 /// Where in the input a problem sits.
 #[derive(Debug, Clone, PartialEq, Eq, Tsify)]
-#[cfg_attr(test, derive(Serialize, Deserialize))]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Location {
     /// 1-based line and column in the text.
@@ -365,7 +365,7 @@ pub enum Location {
 
 /// One problem found in the input.
 #[derive(Debug, Clone, PartialEq, Eq, Tsify)]
-#[cfg_attr(test, derive(Serialize, Deserialize))]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,

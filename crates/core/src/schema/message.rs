@@ -40,7 +40,7 @@ pub(crate) fn kind(value: &Value) -> &'static str {
 }
 
 /// `got …` for `value`: its literal for scalars, its kind for containers.
-pub(crate) fn got(value: &Value) -> String {
+pub fn got(value: &Value) -> String {
     match value {
         Value::Array(_) | Value::Object(_) => format!("got {}", kind(value)),
         Value::String(_) => format!("got {}", show(value)),

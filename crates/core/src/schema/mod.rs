@@ -16,6 +16,8 @@ mod plausible;
 mod validator;
 mod values;
 
+pub use message::got;
+
 use std::sync::OnceLock;
 
 use serde_json::Value;
