@@ -104,6 +104,29 @@ fn integers_beyond_64_bits_come_back_as_floats() {
     assert!(text.contains(r#""min": -9223372036854775808"#), "{text}");
 }
 
+/// A document that the item-by-item reader leaves to the exact path (here for an escaped key) is
+/// read whole and scored into the same document as its plain twin.
+#[test]
+fn a_document_with_an_escaped_key_scores_like_its_plain_twin() {
+    let plain = r#"{"schemaVersion": "1.11.0", "default_evaluators": {"ExactMatch": {}},
+        "items": [{"prompt": "p", "expected_response": "r", "response": "r"},
+                  {"prompt": "q", "expected_response": "s", "response": "t"}]}"#;
+    let escaped = plain.replacen(r#""prompt": "q""#, r#""\u0070rompt": "q""#, 1);
+    assert_ne!(escaped, plain);
+    let scored = |dataset: &str| {
+        let output = with_stdin(&["score", "-"], dataset.as_bytes());
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let text = String::from_utf8(output.stdout).expect("the document is UTF-8");
+        text.lines()
+            .filter(|line| !line.contains("\"evaluatedAt\""))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let document = scored(plain);
+    assert!(document.contains(r#""prompt": "q""#), "{document}");
+    assert_eq!(scored(&escaped), document);
+}
+
 #[test]
 fn all_passing_dataset_exits_zero() {
     let dataset = br#"{"schemaVersion": "1.6.0", "default_evaluators": {"ExactMatch": {}},

@@ -140,7 +140,10 @@ impl Builder<'_> {
                 let close = self.escaped_string_end(end)?;
                 let quoted = self.text.get(start - 1..=close)?;
                 self.pos = close + 1;
-                serde_json::from_str(quoted).ok()
+                match serde_json::from_str(quoted) {
+                    Ok(Value::String(unescaped)) => Some(unescaped),
+                    _ => None,
+                }
             }
             _ => None,
         }
@@ -192,7 +195,9 @@ impl Builder<'_> {
         ) {
             end += 1;
         }
-        let number = serde_json::from_str(self.text.get(start..end)?).ok()?;
+        let Ok(Value::Number(number)) = serde_json::from_str(self.text.get(start..end)?) else {
+            return None;
+        };
         self.pos = end;
         Some(number)
     }
