@@ -548,3 +548,26 @@ test("a crash during a run ends that run with internalError and the next run wor
   const report = await agenteval.score(dataset, { custom: { probe: () => true } });
   assert.equal(report.summary.pass, 2);
 });
+
+test("floats come back exactly as written, from a document read item by item or whole", async () => {
+  const values = [];
+  const view = new DataView(new ArrayBuffer(8));
+  const mask = (1n << 64n) - 1n;
+  let state = 0x853c49e6748fea9bn;
+  while (values.length < 3000) {
+    state ^= (state << 13n) & mask;
+    state ^= state >> 7n;
+    state ^= (state << 17n) & mask;
+    view.setBigUint64(0, state >> 1n);
+    const value = view.getFloat64(0);
+    if (Number.isFinite(value)) values.push(value.toPrecision(17));
+  }
+  const written = `[${values.join(", ")}]`;
+  const item = `{"prompt": "p", "expected_response": "r", "response": "r", "extensions": {"v": ${written}}}`;
+  const current = `{"schemaVersion": "1.11.0", "default_evaluators": {"ExactMatch": {}}, "items": [${item}]}`;
+  const legacy = `[${item}]`;
+  for (const dataset of [current, legacy]) {
+    const scored = JSON.parse((await agenteval.scoreDocument(dataset)).document);
+    assert.deepEqual(scored.items[0].extensions.v, JSON.parse(written));
+  }
+});

@@ -1,11 +1,14 @@
-//! Builds the `serde_json::Value` of JSON text that [`super::scan`] has already checked, without
-//! serde's visitor machinery: strings without escapes are copied as they are and short integers
-//! are read here; escaped strings and every other number are handed to serde_json, so each value
-//! is exactly the one serde_json builds. `None` for anything else the checked text cannot hold,
+//! Builds the `serde_json::Value` of JSON text that has already been checked, without serde's
+//! visitor machinery: strings without escapes are copied as they are, escaped strings are handed
+//! to serde_json, and numbers are read here, floats correctly rounded (so a float is the `f64`
+//! Python's `json` reads, where serde_json's own reading can be one unit in the last place off).
+//! `None` for anything else the checked text cannot hold,
 //! so the caller can fall back to serde_json for the whole text; strings are not searched for the
 //! control characters the check has already ruled out.
 
 use serde_json::{Map, Number, Value};
+
+use crate::text::float_parse;
 
 /// The value of `text`, one JSON value with optional surrounding whitespace, and whether any of
 /// its strings or keys held an escape sequence (in JSON text, whether it holds a backslash).
@@ -162,8 +165,9 @@ impl Builder<'_> {
         }
     }
 
-    /// A number: integers of at most 18 digits are read here, others by serde_json (which reads
-    /// `-0` as the float `-0.0`).
+    /// A number as serde_json types it (integers that fit `i64` or `u64` as integers, `-0` and
+    /// everything else as floats), the floats correctly rounded, which serde_json's reading
+    /// (without its `float_roundtrip` feature) is not always.
     fn number(&mut self) -> Option<Number> {
         let start = self.pos;
         let negative = self.peek()? == b'-';
@@ -195,8 +199,18 @@ impl Builder<'_> {
         ) {
             end += 1;
         }
-        let Ok(Value::Number(number)) = serde_json::from_str(self.text.get(start..end)?) else {
-            return None;
+        let literal = self.text.get(start..end)?;
+        let is_integer = !literal
+            .bytes()
+            .any(|byte| matches!(byte, b'.' | b'e' | b'E'));
+        let integer = match (is_integer && literal != "-0", negative) {
+            (false, _) => None,
+            (true, true) => literal.parse::<i64>().ok().map(Number::from),
+            (true, false) => literal.parse::<u64>().ok().map(Number::from),
+        };
+        let number = match integer {
+            Some(integer) => integer,
+            None => Number::from_f64(float_parse::parse_f64(literal)?)?,
         };
         self.pos = end;
         Some(number)
