@@ -3,8 +3,8 @@
 //! powers of five, which the WebAssembly module would otherwise carry for the few places that
 //! need an exact reading.
 //!
-//! Short numbers (at most 2^53 as an integer, scaled by at most 10^22) take one exact division
-//! or multiplication. The rest are settled exactly: a binary search over the bit patterns of the
+//! Short numbers (at most 15 significant digits, scaled by at most 10^22) take one exact
+//! division or multiplication, read without allocating. The rest are settled exactly: a binary search over the bit patterns of the
 //! positive floats for the last one not above the value, comparing big integers, then the value
 //! against the midpoint to its successor.
 
@@ -33,8 +33,71 @@ pub fn parse_f64(text: &str) -> Option<f64> {
         b'+' => (false, text.get(1..)?),
         _ => (false, text),
     };
-    let decimal = Decimal::read(unsigned)?;
-    let magnitude = decimal.nearest();
+    let magnitude = match short(unsigned.as_bytes()) {
+        Some(magnitude) => magnitude,
+        None => Decimal::read(unsigned)?.nearest(),
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// The value of the common short number, read straight from its text without allocating: at
+/// most 15 significant digits, scaled by at most 10^22 (Clinger's fast path, one rounding).
+/// `None` for anything else, valid or not, which [`Decimal::read`] then reads or rejects.
+fn short(text: &[u8]) -> Option<f64> {
+    let mut integer = 0u64;
+    let mut significant = 0;
+    let mut scale = 0i32;
+    let mut any_digit = false;
+    let mut after_point = false;
+    let mut rest = text;
+    while let Some((&byte, tail)) = rest.split_first() {
+        match byte {
+            b'0'..=b'9' => {
+                any_digit = true;
+                if integer != 0 || byte != b'0' {
+                    significant += 1;
+                    if significant > 15 {
+                        return None;
+                    }
+                    integer = integer * 10 + u64::from(byte - b'0');
+                }
+                scale -= i32::from(after_point);
+            }
+            b'.' if !after_point => after_point = true,
+            b'e' | b'E' if any_digit => {
+                scale += short_exponent(tail)?;
+                rest = &[];
+                continue;
+            }
+            _ => return None,
+        }
+        rest = tail;
+    }
+    if !any_digit {
+        return None;
+    }
+    let power = EXACT_POWERS.get(usize::try_from(scale.unsigned_abs()).ok()?)?;
+    let integer = integer as f64;
+    Some(if scale >= 0 {
+        integer * power
+    } else {
+        integer / power
+    })
+}
+
+/// An exponent of at most three digits, with an optional sign.
+fn short_exponent(text: &[u8]) -> Option<i32> {
+    let (negative, digits) = match text.split_first()? {
+        (b'-', digits) => (true, digits),
+        (b'+', digits) => (false, digits),
+        _ => (false, text),
+    };
+    if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let magnitude = digits
+        .iter()
+        .fold(0, |acc, &digit| acc * 10 + i32::from(digit - b'0'));
     Some(if negative { -magnitude } else { magnitude })
 }
 
