@@ -23,6 +23,14 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict, in the order of the variants.
+    pub const ALL: [Verdict; 4] = [
+        Verdict::Pass,
+        Verdict::Fail,
+        Verdict::Error,
+        Verdict::Skipped,
+    ];
+
     /// The lower-case name used in every output format.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -70,6 +78,20 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code, in the order of the variants.
+    pub const ALL: [ErrorCode; 10] = [
+        ErrorCode::EmptyAgentResponse,
+        ErrorCode::JudgeOutputUnparseable,
+        ErrorCode::JudgeAuthenticationError,
+        ErrorCode::JudgeRateLimited,
+        ErrorCode::JudgeTimeout,
+        ErrorCode::EvaluatorConfigurationError,
+        ErrorCode::EvaluatorLoadError,
+        ErrorCode::InvalidEvaluatorResult,
+        ErrorCode::EvaluatorError,
+        ErrorCode::ToolCallEvidenceIndeterminate,
+    ];
+
     /// The camelCase code as written in outputs.
     pub fn as_str(self) -> &'static str {
         match self {

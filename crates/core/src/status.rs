@@ -19,6 +19,14 @@ pub enum ItemStatus {
 }
 
 impl ItemStatus {
+    /// Every status, in the order of the variants.
+    pub const ALL: [ItemStatus; 4] = [
+        ItemStatus::Pass,
+        ItemStatus::Fail,
+        ItemStatus::Partial,
+        ItemStatus::Error,
+    ];
+
     /// The lower-case name used in outputs.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -13,32 +13,6 @@ use agenteval_core::status::ItemStatus;
 use agenteval_core::Details;
 use serde_json::{Map, Value};
 
-const DIALECTS: [Dialect; 3] = [Dialect::M365, Dialect::Foundry, Dialect::CopilotStudio];
-const VERDICTS: [Verdict; 4] = [
-    Verdict::Pass,
-    Verdict::Fail,
-    Verdict::Error,
-    Verdict::Skipped,
-];
-const STATUSES: [ItemStatus; 4] = [
-    ItemStatus::Pass,
-    ItemStatus::Fail,
-    ItemStatus::Partial,
-    ItemStatus::Error,
-];
-const ERROR_CODES: [ErrorCode; 10] = [
-    ErrorCode::EmptyAgentResponse,
-    ErrorCode::JudgeOutputUnparseable,
-    ErrorCode::JudgeAuthenticationError,
-    ErrorCode::JudgeRateLimited,
-    ErrorCode::JudgeTimeout,
-    ErrorCode::EvaluatorConfigurationError,
-    ErrorCode::EvaluatorLoadError,
-    ErrorCode::InvalidEvaluatorResult,
-    ErrorCode::EvaluatorError,
-    ErrorCode::ToolCallEvidenceIndeterminate,
-];
-
 /// The core report that `value`, a run report's JSON, describes.
 ///
 /// # Errors
@@ -46,7 +20,7 @@ const ERROR_CODES: [ErrorCode; 10] = [
 pub fn read(value: Value) -> Result<RunReport, String> {
     let mut root = Fields::of(value, "")?;
     let dialect = root.take("dialect", |value, path| {
-        named(value, path, &DIALECTS, |dialect| dialect.as_str())
+        named(value, path, &Dialect::ALL, |dialect| dialect.as_str())
     })?;
     let items = root.take("items", |value, path| {
         elements(value, path, |item, path| outcome(item, &path))
@@ -65,7 +39,7 @@ fn outcome(value: Value, path: &str) -> Result<CaseOutcome, String> {
         turn: fields.take("turn", |value, path| optional(value, path, count))?,
         status: fields.take("status", |value, path| {
             optional(value, path, |value, path| {
-                named(value, path, &STATUSES, |status| status.as_str())
+                named(value, path, &ItemStatus::ALL, |status| status.as_str())
             })
         })?,
         results: fields.take("results", |value, path| {
@@ -80,7 +54,7 @@ fn eval_result(value: Value, path: &str) -> Result<EvalResult, String> {
     Ok(EvalResult {
         evaluator: fields.take("evaluator", text)?,
         result: fields.take("result", |value, path| {
-            named(value, path, &VERDICTS, |verdict| verdict.as_str())
+            named(value, path, &Verdict::ALL, |verdict| verdict.as_str())
         })?,
         score: fields.take_optional("score", number)?,
         threshold: fields.take_optional("threshold", number)?,
@@ -90,7 +64,7 @@ fn eval_result(value: Value, path: &str) -> Result<EvalResult, String> {
             let mut fields = Fields::of(value, path)?;
             Ok(EvalError {
                 code: fields.take("code", |value, path| {
-                    named(value, path, &ERROR_CODES, |code| code.as_str())
+                    named(value, path, &ErrorCode::ALL, |code| code.as_str())
                 })?,
                 message: fields.take("message", text)?,
             })

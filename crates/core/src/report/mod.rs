@@ -32,6 +32,9 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// Every dialect, in the order of the variants.
+    pub const ALL: [Dialect; 3] = [Dialect::M365, Dialect::Foundry, Dialect::CopilotStudio];
+
     /// The snake_case name used in the report.
     pub fn as_str(self) -> &'static str {
         match self {
