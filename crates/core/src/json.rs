@@ -55,32 +55,25 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Diagnostic> {
     }
 }
 
-/// Parses one JSON text (a leading byte-order mark is skipped).
+/// Parses one JSON text (a leading byte-order mark is skipped): checked by serde_json without
+/// building anything, then built by `build`, which reads floats correctly rounded; text the check
+/// rejects is parsed by serde_json again, for the diagnostic.
 ///
 /// # Errors
 /// A diagnostic at the line and column of the first problem.
 pub fn parse_str(text: &str) -> Result<Value, Diagnostic> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if is_acceptable(text) {
+        if let Some((value, _)) = build::value(text) {
+            return Ok(value);
+        }
+    }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = ValueSeed
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value))
         .map_err(|error| diagnose(text, &error))?;
-    if !holds_float(&value) {
-        return Ok(value);
-    }
-    Ok(build::value(text).map_or(value, |(exact, _)| exact))
-}
-
-/// Whether `value` holds a float: serde_json may have read it one unit in the last place off,
-/// so [`parse_str`] builds such a value again from its (now checked) text with `build`.
-fn holds_float(value: &Value) -> bool {
-    match value {
-        Value::Number(number) => number.is_f64(),
-        Value::Array(elements) => elements.iter().any(holds_float),
-        Value::Object(members) => members.values().any(holds_float),
-        Value::Null | Value::Bool(_) | Value::String(_) => false,
-    }
+    Ok(value)
 }
 
 /// A JSON object whose members are parsed strictly, except the elements of one array member,
