@@ -126,8 +126,23 @@ pub fn lower(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     if !has_capital_sigma(text) {
-        for c in text.chars() {
-            push_lower(&mut out, c);
+        let mut rest = text;
+        while !rest.is_empty() {
+            let ascii = rest
+                .bytes()
+                .position(|byte| !byte.is_ascii())
+                .unwrap_or(rest.len());
+            let (run, tail) = rest.split_at_checked(ascii).unwrap_or((rest, ""));
+            let start = out.len();
+            out.push_str(run);
+            if let Some(pushed) = out.get_mut(start..) {
+                pushed.make_ascii_lowercase();
+            }
+            let mut chars = tail.chars();
+            if let Some(c) = chars.next() {
+                push_lower(&mut out, c);
+            }
+            rest = chars.as_str();
         }
         return out;
     }
@@ -249,6 +264,10 @@ mod tests {
         assert_eq!(lower("ΑΣΑ"), "ασα");
         assert_eq!(lower("ﬁ"), "ﬁ");
         assert_eq!(lower("ÀB"), "àb");
+        assert_eq!(
+            lower("Hello WÖRLD, Straße ÉTÉ \u{E200}CITE!"),
+            "hello wörld, straße été \u{E200}cite!"
+        );
     }
 
     #[test]
