@@ -587,6 +587,7 @@ fn invalid_utf8(bytes: &[u8], valid_up_to: usize) -> Diagnostic {
 mod tests {
     use super::*;
     use crate::diagnostic::Location;
+    use crate::test_rng::XorShift;
     use serde_json::json;
 
     fn error(text: &str) -> (usize, usize, String) {
@@ -698,13 +699,10 @@ mod tests {
     /// where a dev-dependency turns on its `float_roundtrip` feature.)
     #[test]
     fn floats_are_read_correctly_rounded() {
-        let mut state = 0x853c_49e6_748f_ea9b_u64;
+        let mut rng = XorShift::new(0x853c_49e6_748f_ea9b);
         let mut texts = Vec::new();
         while texts.len() < 4000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let value = f64::from_bits(state >> 1);
+            let value = f64::from_bits(rng.next_u64() >> 1);
             if value.is_finite() {
                 texts.push(format!("{value:.16e}"));
                 texts.push(format!("{value:.19e}"));

@@ -34,6 +34,8 @@ pub mod schema;
 mod sorting;
 pub mod status;
 pub mod stream;
+#[cfg(test)]
+mod test_rng;
 pub mod text;
 
 pub use details::Details;

@@ -111,18 +111,14 @@ fn permute<T>(items: &mut [T], order: &mut [usize]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
 
     #[test]
     fn sorts_like_the_standard_stable_sort() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut rng = XorShift::new(0x2545_f491_4f6c_dd1d);
         for len in (0..40).chain([63, 64, 65, 257, 1000]) {
             let items: Vec<(u8, usize)> = (0..len)
-                .map(|position| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    ((seed % 5) as u8, position)
-                })
+                .map(|position| (rng.below(5) as u8, position))
                 .collect();
             let mut expected = items.clone();
             expected.sort_by_key(|item| item.0);

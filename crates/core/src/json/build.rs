@@ -220,6 +220,7 @@ impl Builder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
 
     fn same_as_serde_json(text: &str) {
         let expected: Value = serde_json::from_str(text).unwrap();
@@ -268,13 +269,8 @@ mod tests {
 
     #[test]
     fn builds_random_values_as_serde_json_does() {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        };
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move |below: u64| rng.next_u64() % below;
         const ALPHABET: &[&str] = &[
             "a", "Z", " ", "\"", "\\", "/", "\n", "\u{1}", "é", "日", "😀", "\u{7f}",
         ];

@@ -381,6 +381,7 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 mod tests {
     use super::super::{is_acceptable, parse_checked, parse_element, parse_outline};
     use super::*;
+    use crate::test_rng::XorShift;
 
     /// Whether the scan decided `text`; when it did, the text must be acceptable and the spans
     /// must be exactly serde_json's outline.
@@ -507,11 +508,9 @@ mod tests {
         let alphabet = [
             b'a', b'"', b'\\', 0x00, 0x1F, 0x20, 0x21, 0x5B, 0x5D, 0x7F, 0x80, 0xFF, b'!',
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             let len = (state % 40) as usize;
             let bytes: Vec<u8> = (0..len)
                 .map(|at| {
@@ -568,13 +567,8 @@ mod tests {
             r#"{"prompt": "hi \"there\"", "n": [1, 2.5, -3e2], "ok": true, "x": null},
                {"prompt": "second", "tags": {"a": "b", "c": ["d", {"e": 0}]}}"#,
         );
-        let mut state = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = |below: usize| rng.below(below);
         let mut decided_count = 0;
         for _ in 0..20_000 {
             let mut text = base.clone();

@@ -270,6 +270,7 @@ fn big_shifted_digits(mantissa: u64, shift: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
 
     /// The significant digits and the exponent of the first, from any decimal text of a number.
     fn digits_and_exponent(text: &str) -> (String, i32) {
@@ -314,13 +315,8 @@ mod tests {
 
     /// Numbers from every binade, integers and quarters where shortest digits tie.
     fn sample_values() -> Vec<f64> {
-        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next_u64();
         let mut values = vec![5e-324, f64::MIN_POSITIVE, f64::MAX, f64::MIN];
         for exponent in -330..310 {
             let power = 10f64.powi(exponent);

@@ -257,6 +257,7 @@ pub fn f1_score(prediction: &str, reference: &str, lowercase: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
 
     fn toks(text: &str) -> Vec<String> {
         tokens(text, true)
@@ -391,13 +392,8 @@ mod tests {
             "\x01", "\x1f", "\u{A0}", "\u{3000}", "\u{85}", "é", "É", "\u{301}", "Σ", "İ",
             "\u{212A}", "日", "\u{E200}", "“", "1", "9", "ß",
         ];
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % bound as u64).unwrap()
-        };
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = |bound: usize| rng.below(bound);
         for _ in 0..3000 {
             let text: String = (0..next(12)).map(|_| PIECES[next(PIECES.len())]).collect();
             for lowercase in [true, false] {

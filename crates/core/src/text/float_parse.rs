@@ -386,6 +386,7 @@ impl Big {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::XorShift;
 
     fn check(text: &str) {
         let expected: f64 = text.parse().unwrap();
@@ -499,13 +500,8 @@ mod tests {
 
     #[test]
     fn random_decimals_read_as_the_standard_library_reads_them() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || rng.next_u64();
         for _ in 0..8_000 {
             let length = 1 + next() % 25;
             let digits: String = (0..length)
