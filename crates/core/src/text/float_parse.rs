@@ -1,12 +1,12 @@
 //! Decimal text to the nearest `f64`, correctly rounded (ties to even) as Python's `float()` and
-//! JavaScript's `Number()` read it, without the standard library's parser and its 10 KB table of
-//! powers of five, which the WebAssembly module would otherwise carry for the few places that
-//! need an exact reading.
+//! JavaScript's `Number()` read it: every float agenteval reads comes through here. It replaces the
+//! standard library's parser, whose 10 KB table of powers of five the WebAssembly module would
+//! otherwise carry, and serde_json's, which is not always correctly rounded.
 //!
 //! Short numbers (at most 15 significant digits, scaled by at most 10^22) take one exact
-//! division or multiplication, read without allocating. The rest are settled exactly: a binary search over the bit patterns of the
-//! positive floats for the last one not above the value, comparing big integers, then the value
-//! against the midpoint to its successor.
+//! division or multiplication, read without allocating. The rest are settled exactly: a binary
+//! search over the bit patterns of the positive floats for the last one not above the value,
+//! comparing big integers, then the value against the midpoint to its successor.
 
 /// Digits kept exactly; later ones only tell whether the value lies above the kept ones (a
 /// midpoint between two floats has at most 767 significant digits).
@@ -160,25 +160,7 @@ impl Decimal {
         if first_digit_exponent > LARGEST_EXPONENT {
             return f64::INFINITY;
         }
-        self.exact_short().unwrap_or_else(|| self.settled())
-    }
-
-    /// Clinger's fast path: an integer exact in an `f64` times or divided by an exact power of
-    /// ten rounds once, correctly.
-    fn exact_short(&self) -> Option<f64> {
-        if self.digits.len() > 15 {
-            return None;
-        }
-        let integer = self
-            .digits
-            .iter()
-            .fold(0u64, |acc, &d| acc * 10 + u64::from(d)) as f64;
-        let power = EXACT_POWERS.get(usize::try_from(self.exponent.unsigned_abs()).ok()?)?;
-        Some(if self.exponent >= 0 {
-            integer * power
-        } else {
-            integer / power
-        })
+        self.settled()
     }
 
     /// The correctly rounded value by exact comparisons (see the module header).
