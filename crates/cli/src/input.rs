@@ -6,8 +6,8 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
 use agenteval_core::dataset::{self, Loaded};
+use agenteval_core::json::Value;
 use agenteval_core::{json, Diagnostic, Severity};
-use serde_json::Value;
 
 use crate::UsageError;
 

@@ -13,9 +13,9 @@ use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
 use agenteval_core::engine::{self, FoundryScorer};
 use agenteval_core::evaluators;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::report::{self, m365_document, RunReport};
 use agenteval_core::{stream, Dialect, Summary};
-use serde_json::{Map, Value};
 
 use crate::input::{self, Source};
 use crate::{summary, Format, UsageError};

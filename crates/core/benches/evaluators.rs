@@ -10,10 +10,11 @@ use std::io::{self, Write};
 
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::json;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, evaluators, stream, Inputs, Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use serde_json::{json, Map, Value};
 
 /// The allocator the shipped `agenteval` binary uses, so the figures are the CLI's.
 #[global_allocator]

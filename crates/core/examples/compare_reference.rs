@@ -14,8 +14,9 @@ mod support;
 use std::hint::black_box;
 use std::time::Instant;
 
+use agenteval_core::json;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::{evaluators, Inputs, Options};
-use serde_json::{json, Map, Value};
 
 /// The allocator the shipped `agenteval` binary uses, so per-item figures are the CLI's.
 #[global_allocator]

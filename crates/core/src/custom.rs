@@ -6,7 +6,7 @@
 //! threshold is the `threshold` option (default 1, the M365 rule for code-only custom evaluators);
 //! a returned `result` or `threshold` is ignored when a score is given, as in the M365 CLI.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::details::Details;
 use crate::evaluators;
@@ -118,7 +118,7 @@ pub fn validate(label: &str, threshold: f64, returned: CustomReturn) -> EvalResu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn numbers_are_scores_against_the_threshold() {

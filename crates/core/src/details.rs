@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 use std::ops::Index;
 
+use crate::json::{Map, Value};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::{Map, Value};
 
 /// Evaluator-specific fields of a result: keys unique, in insertion order.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -92,7 +92,7 @@ impl Serialize for Details {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
 
@@ -124,7 +124,7 @@ mod tests {
         assert_eq!(details.get("absent"), None);
         assert_eq!(details.to_map(), map);
         assert_eq!(
-            serde_json::to_value(&details).unwrap(),
+            crate::json::to_value(&details).unwrap(),
             Value::Object(details.to_map())
         );
         assert_eq!(

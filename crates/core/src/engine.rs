@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::custom::{self, CustomReturn};
 use crate::dataset::foundry::{FoundryConfig, FoundryRow};
@@ -17,7 +17,6 @@ use crate::dataset::m365::DocumentOutline;
 use crate::dataset::{Dataset, EvalDocument};
 use crate::evaluators::{self, Evaluator, EvaluatorSpec};
 use crate::inputs::Inputs;
-use crate::json;
 use crate::options::Options;
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::report::{CaseOutcome, Dialect, RunReport};
@@ -629,9 +628,7 @@ fn push_item_entries(entries: &mut Vec<Entry>, index: usize, item: &Value, probl
         });
         return;
     }
-    let turns = item
-        .as_object()
-        .and_then(|fields| json::member(fields, "turns"));
+    let turns = item.as_object().and_then(|fields| fields.get("turns"));
     match turns.and_then(Value::as_array) {
         Some(turns) => entries.extend((0..turns.len()).map(|turn| Entry::Case {
             index,

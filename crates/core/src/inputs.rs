@@ -4,7 +4,7 @@
 //! `expected_response`, `ground_truth`, `diagnostics`, …). Following azure-ai-evaluation, an input
 //! whose value is JSON `null` is the same as an input that was not given.
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// Borrowed named inputs of one item or turn.
 #[derive(Debug, Clone, Default)]

@@ -1,24 +1,29 @@
-//! Strict JSON parsing into `serde_json::Value`: syntax errors at a 1-based line and column (in
+//! Strict JSON parsing into agenteval's [`Value`]: syntax errors at a 1-based line and column (in
 //! characters), invalid UTF-8, duplicate object keys, over-long strings, non-finite numbers and
 //! nesting deeper than serde_json's recursion limit are all rejected with a plain message. Floats
 //! are read correctly rounded, as Python's `json` reads them (`build`).
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
 //! owns [`outline`], which checks a whole document and finds its items without parsing them
-//! (mostly in one pass of its own, `scan`), [`parse_checked`], which builds those items without
-//! checking them again (`build`), and [`member`], the object lookup the per-item hot paths use.
+//! (mostly in one pass of its own, `scan`), and [`parse_checked`], which builds those items
+//! without checking them again (`build`). The value type itself is `value`'s.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::map::Entry;
-use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::Diagnostic;
 
 mod build;
 mod scan;
+mod value;
+
+pub use value::{from_value, to_value, Index, Iter, IterMut, Map, Number, Value};
+
+/// serde_json, for the [`json!`](crate::json!) macro.
+#[doc(hidden)]
+pub use serde_json as __serde_json;
 
 /// The longest string (value or key) accepted, in bytes of UTF-8: 1 MiB.
 pub const MAX_STRING_BYTES: usize = 1 << 20;
@@ -28,21 +33,6 @@ pub const MAX_DEPTH: usize = 127;
 
 const DUPLICATE_KEY: &str = "duplicate key ";
 const STRING_TOO_LONG: &str = "string is ";
-
-/// Objects with at most this many members are searched key by key instead of by hash.
-const SCANNED_MEMBERS: usize = 16;
-
-/// The member `key` of `object`. Dataset objects hold a handful of members, and comparing their
-/// keys in order is several times faster than the hashed lookup of `Map::get` (SipHash of the key
-/// every time); larger objects still use the hash.
-pub fn member<'v>(object: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
-    if object.len() > SCANNED_MEMBERS {
-        return object.get(key);
-    }
-    object
-        .iter()
-        .find_map(|(name, value)| (name == key).then_some(value))
-}
 
 /// Parses one JSON text given as bytes, which must be UTF-8 (a leading byte-order mark is skipped).
 ///
@@ -391,20 +381,37 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
+        let mut keys = DuplicateKeys::default();
         while let Some(key) = access.next_key_seed(KeySeed)? {
-            match object.entry(key) {
-                Entry::Occupied(entry) => {
-                    return Err(de::Error::custom(format!(
-                        "{DUPLICATE_KEY}{:?}",
-                        entry.key()
-                    )));
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert(access.next_value_seed(ValueSeed)?);
-                }
+            if keys.seen(&object, &key) {
+                return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
             }
+            let value = access.next_value_seed(ValueSeed)?;
+            object.push_new(key, value);
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// Finds a repeated key while an object is read: by comparing keys in order while it is small,
+/// by hash once it is not.
+#[derive(Default)]
+struct DuplicateKeys {
+    hashed: HashSet<String>,
+}
+
+impl DuplicateKeys {
+    const SCANNED: usize = 32;
+
+    /// Whether `key` is already among `object`'s members.
+    fn seen(&mut self, object: &Map<String, Value>, key: &str) -> bool {
+        if object.len() < Self::SCANNED {
+            return object.contains_key(key);
+        }
+        if self.hashed.is_empty() {
+            self.hashed.extend(object.keys().cloned());
+        }
+        !self.hashed.insert(key.to_owned())
     }
 }
 
@@ -587,8 +594,8 @@ fn invalid_utf8(bytes: &[u8], valid_up_to: usize) -> Diagnostic {
 mod tests {
     use super::*;
     use crate::diagnostic::Location;
+    use crate::json;
     use crate::test_rng::XorShift;
-    use serde_json::json;
 
     fn error(text: &str) -> (usize, usize, String) {
         match parse(text.as_bytes()) {
@@ -725,20 +732,6 @@ mod tests {
                 .map(|text| text.parse::<f64>().unwrap().to_bits())
                 .collect();
             assert_eq!(read, exact);
-        }
-    }
-
-    #[test]
-    fn member_finds_what_get_finds_in_small_and_large_objects() {
-        for size in [0, 1, 5, SCANNED_MEMBERS, SCANNED_MEMBERS + 1, 40] {
-            let object: Map<String, Value> = (0..size)
-                .map(|n| (format!("key{n}"), Value::from(n)))
-                .collect();
-            for n in 0..size + 2 {
-                let key = format!("key{n}");
-                assert_eq!(member(&object, &key), object.get(&key), "{size} {key}");
-            }
-            assert_eq!(member(&object, ""), None);
         }
     }
 

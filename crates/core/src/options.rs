@@ -1,8 +1,8 @@
 //! Typed reading of an evaluator's options object, with errors that name the option and what was
 //! expected. Shared by every evaluator so that option errors read the same everywhere.
 
+use crate::json::{Map, Value};
 use crate::text::decimal;
-use serde_json::{Map, Value};
 use thiserror::Error;
 
 /// An evaluator's options are unusable; the message names the option and what was expected.

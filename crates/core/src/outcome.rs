@@ -3,8 +3,8 @@
 //! Outcomes are data. A judge failure or bad evaluator input is an `error` result carrying a code,
 //! never an exception and never a made-up score.
 
+use crate::json::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::details::Details;
 

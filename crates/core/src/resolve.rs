@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 /// The evaluators run when a document names none.
 pub const SYSTEM_DEFAULTS: [&str; 2] = ["Relevance", "Coherence"];
@@ -82,7 +82,7 @@ pub fn plan<'a>(defaults: &[Planned<'a>], fields: &'a Map<String, Value>) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn names<'a>(plan: &'a [Planned<'a>]) -> Vec<&'a str> {
         plan.iter().map(|planned| planned.name).collect()

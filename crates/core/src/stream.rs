@@ -11,7 +11,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::dataset::m365::DocumentOutline;
 use crate::engine::{DocumentScorer, Session};

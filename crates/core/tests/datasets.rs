@@ -2,8 +2,9 @@
 //! problems, Foundry configs, and absurd input.
 
 use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::json;
+use agenteval_core::json::Value;
 use agenteval_core::{engine, ErrorCode, ItemStatus, Location, Severity, Verdict};
-use serde_json::{json, Value};
 
 const FIXTURES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -3,8 +3,9 @@
 //! out here because the copied schema is 1.8).
 
 use agenteval_core::evaluators::find;
+use agenteval_core::json;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::{EvalResult, Inputs, Options, Verdict};
-use serde_json::{json, Map, Value};
 
 const SCHEMA: &str =
     include_str!("../../../tests/fixtures/m365-copilot-eval/schema/v1/eval-document.schema.json");
@@ -30,9 +31,9 @@ fn score_object(name: &str, result: &EvalResult) -> Value {
 }
 
 fn validator(definition: &str) -> jsonschema::Validator {
-    let schema: Value = serde_json::from_str(SCHEMA).expect("schema parses");
+    let schema: serde_json::Value = serde_json::from_str(SCHEMA).expect("schema parses");
     let mut defs = schema["$defs"].clone();
-    defs["ToolCallEvaluatorScoreValid"] = json!({
+    defs["ToolCallEvaluatorScoreValid"] = serde_json::json!({
         "type": "object",
         "required": ["score", "result", "threshold", "reason"],
         "properties": {
@@ -46,7 +47,7 @@ fn validator(definition: &str) -> jsonschema::Validator {
             {"properties": {"result": {"const": "fail"}, "score": {"const": 0.0}}}
         ]
     });
-    let wrapper = json!({
+    let wrapper = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$defs": defs,
         "$ref": format!("#/$defs/{definition}")
@@ -73,7 +74,7 @@ fn assert_valid(definition: &str, name: &str, result: &EvalResult) {
     let object = score_object(name, result);
     let validator = validator(definition);
     let errors: Vec<String> = validator
-        .iter_errors(&object)
+        .iter_errors(&serde_json::Value::from(object.clone()))
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{definition}: {object} → {errors:?}");
@@ -160,8 +161,8 @@ fn the_validator_rejects_bad_shapes() {
     let citations = validator("CitationScoreValid");
     let bad_index =
         json!({"count": 1, "result": "pass", "threshold": 1, "citations": [{"index": 0}]});
-    assert!(!citations.is_valid(&bad_index));
+    assert!(!citations.is_valid(&serde_json::Value::from(bad_index)));
     let tool_calls = validator("ToolCallEvaluatorScoreValid");
     let mismatched = json!({"score": 0.0, "result": "pass", "threshold": 1.0, "reason": "x"});
-    assert!(!tool_calls.is_valid(&mismatched));
+    assert!(!tool_calls.is_valid(&serde_json::Value::from(mismatched)));
 }

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use agenteval_core::evaluators;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::{EvalResult, Inputs, Options, Verdict};
-use serde_json::{Map, Value};
 
 /// The committed case files, or those in `AGENTEVAL_PARITY_DIR` (an exploratory sample written by
 /// `generate_cases.py --seed-offset N --out DIR`).
@@ -240,9 +240,8 @@ fn partial_match_equals_f1_score_bit_for_bit() {
 fn document_retrieval_item_limit() {
     let spec = evaluators::find("builtin.document_retrieval").expect("in catalog");
     let evaluator = (spec.build)("dr", Options::empty()).expect("defaults");
-    let qrels = serde_json::json!([{"document_id": "a", "query_relevance_label": 1}]);
-    let doc =
-        |id: usize, score: Value| serde_json::json!({"document_id": id, "relevance_score": score});
+    let qrels = agenteval_core::json!([{"document_id": "a", "query_relevance_label": 1}]);
+    let doc = |id: usize, score: Value| agenteval_core::json!({"document_id": id, "relevance_score": score});
     let message = |docs: Value| {
         let inputs = Inputs::new()
             .with("retrieval_ground_truth", &qrels)

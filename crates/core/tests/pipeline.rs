@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::json::Value;
 use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, report, schema};
-use serde_json::Value;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -16,13 +16,13 @@ fn root() -> PathBuf {
 fn validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::draft202012::options()
         .should_validate_formats(true)
-        .build(schema)
+        .build(&serde_json::Value::from(schema.clone()))
         .unwrap_or_else(|e| panic!("schema: {e}"))
 }
 
 fn errors(validator: &jsonschema::Validator, document: &Value) -> Vec<String> {
     validator
-        .iter_errors(document)
+        .iter_errors(&serde_json::Value::from(document.clone()))
         .map(|error| format!("{}: {error}", error.instance_path()))
         .collect()
 }

@@ -1,9 +1,10 @@
 //! Snapshot and behaviour tests of every report writer over one hand-built run.
 
+use agenteval_core::json;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::report::{self, csv, foundry_rows, html, junit, markdown};
 use agenteval_core::{CaseOutcome, Dialect, ErrorCode, EvalResult, ItemStatus, RunReport};
-use serde_json::{json, Map, Value};
 
 const XSS_REASON: &str = "<script>alert(1)</script><img src=x onerror=alert(2)> & \"quoted\"";
 
@@ -302,7 +303,11 @@ fn m365_document_metadata() {
     );
 
     let mut with_metadata = sample_document("1.4.0");
-    with_metadata["metadata"] = json!({"name": "set", "evaluatedAt": "old", "agentName": "A"});
+    set(
+        &mut with_metadata,
+        "metadata",
+        json!({"name": "set", "evaluatedAt": "old", "agentName": "A"}),
+    );
     let written = m365_document::write(&with_metadata, &report, &options());
     assert_eq!(
         written["metadata"],
@@ -569,4 +574,12 @@ fn html_escapes_every_untrusted_text() {
         "no external resources"
     );
     assert!(page.contains("default-src 'none'"));
+}
+
+/// Sets the member `key` of the object `value`.
+fn set(value: &mut Value, key: &str, member: Value) {
+    value
+        .as_object_mut()
+        .expect("an object")
+        .insert(key.to_owned(), member);
 }

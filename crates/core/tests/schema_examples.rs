@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use agenteval_core::diagnostic::Location;
+use agenteval_core::json::Value;
 use agenteval_core::{json, schema};
-use serde_json::{json, Value};
 
 const FIXTURES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -163,7 +163,7 @@ fn extended_only() -> Vec<(String, Value, bool)> {
 fn jsonschema_validator(schema: &Value) -> jsonschema::Validator {
     jsonschema::options()
         .should_validate_formats(true)
-        .build(schema)
+        .build(&serde_json::Value::from(schema.clone()))
         .unwrap_or_else(|error| panic!("schema does not compile: {error}"))
 }
 
@@ -230,11 +230,15 @@ fn verdicts_match_jsonschema_on_the_official_and_extended_files() {
         let ours = schema::validate(document).is_empty();
         assert_eq!(ours, *expected, "{name}: our verdict");
         assert_eq!(
-            official.is_valid(document),
+            official.is_valid(&serde_json::Value::from(document.clone())),
             ours,
             "{name}: official 1.8.0 file"
         );
-        assert_eq!(extended.is_valid(document), ours, "{name}: extended file");
+        assert_eq!(
+            extended.is_valid(&serde_json::Value::from(document.clone())),
+            ours,
+            "{name}: extended file"
+        );
     }
     for (name, document, expected) in extended_only() {
         let ours = schema::validate(&document).is_empty();
@@ -244,7 +248,11 @@ fn verdicts_match_jsonschema_on_the_official_and_extended_files() {
             "{name}: our verdict {:?}",
             messages(&document)
         );
-        assert_eq!(extended.is_valid(&document), ours, "{name}: extended file");
+        assert_eq!(
+            extended.is_valid(&serde_json::Value::from(document.clone())),
+            ours,
+            "{name}: extended file"
+        );
     }
 }
 
@@ -282,7 +290,7 @@ fn mutated_documents_match_jsonschema() {
             for variant in variants {
                 let ours = schema::validate(&variant).is_empty();
                 assert_eq!(
-                    extended.is_valid(&variant),
+                    extended.is_valid(&serde_json::Value::from(variant.clone())),
                     ours,
                     "{name} at {pointer}: {variant}\nours: {:?}",
                     messages(&variant)

@@ -2,8 +2,8 @@
 //! with serde_json, validates without problems, and one problem deep inside it is still found with
 //! its pointer. Speed is measured by the `document_100k` criterion benchmarks, not here.
 
+use agenteval_core::json::Value;
 use agenteval_core::{json, schema};
-use serde_json::{json, Value};
 
 const ITEMS: usize = 5_000;
 

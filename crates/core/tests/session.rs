@@ -6,10 +6,10 @@ mod documents;
 use agenteval_core::dataset;
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::engine::{CustomCall, Session, Step};
+use agenteval_core::json;
 use agenteval_core::{CaseOutcome, ErrorCode, ItemStatus, Verdict};
-use serde_json::json;
 
-fn m365(value: serde_json::Value) -> dataset::Dataset {
+fn m365(value: agenteval_core::json::Value) -> dataset::Dataset {
     dataset::load(value.to_string().as_bytes(), None)
         .expect("valid dataset")
         .dataset

@@ -1,7 +1,7 @@
 //! `evaluators()`: the built-in evaluator catalog with options, defaults and pass rules.
 
 use agenteval_core::evaluators::{self, EvaluatorKind as CoreKind, EvaluatorSpec};
-use serde_json::Value;
+use agenteval_core::json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::convert;
@@ -69,7 +69,7 @@ mod tests {
         assert!(dimensions.required);
         assert_eq!(dimensions.default, Value::Null);
         let threshold = &rubric.options[1];
-        assert_eq!(threshold.default, serde_json::json!(0.5));
+        assert_eq!(threshold.default, agenteval_core::json!(0.5));
         assert_eq!(rubric.kind, EvaluatorKind::Judge);
     }
 }

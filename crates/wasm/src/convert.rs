@@ -6,8 +6,8 @@
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
+use agenteval_core::json::Value;
 use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -200,7 +200,7 @@ pub fn config_value(value: &JsValue, field: &str) -> Result<Option<Value>, ApiEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use agenteval_core::json;
 
     #[test]
     fn a_bad_config_is_reported_before_the_dataset() {

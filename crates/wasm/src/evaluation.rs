@@ -3,9 +3,9 @@
 //! from JavaScript objects or parsing the dataset again. Its memory is released by `free()`.
 
 use agenteval_core::dataset::Dataset;
+use agenteval_core::json::Value;
 use agenteval_core::report::m365_document;
 use agenteval_core::RunReport;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::options::OptionsObject;
@@ -104,7 +104,7 @@ pub fn scored_document(document: &mut Value, report: &RunReport, settings: &Sett
 mod tests {
     use super::*;
     use crate::convert::Source;
-    use serde_json::json;
+    use agenteval_core::json;
 
     fn settings(evaluated_at: Option<&str>) -> Settings {
         Settings {

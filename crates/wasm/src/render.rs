@@ -2,9 +2,9 @@
 
 use agenteval_core::dataset::Dataset;
 use agenteval_core::json;
+use agenteval_core::json::{Map, Value};
 use agenteval_core::report::{self, m365_document, RunReport as Core};
 use agenteval_core::text::float_parse;
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::convert;
@@ -196,7 +196,7 @@ mod tests {
     }
 
     fn examples() -> Vec<(Dataset, Core)> {
-        let config: serde_json::Value =
+        let config: agenteval_core::json::Value =
             serde_json::from_slice(&example("foundry-config.json")).expect("config is JSON");
         [
             Source::Bytes(example("m365-demo.json")).load("dataset", None),
@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn marked_numbers_are_read_exactly() {
-        let mut value = serde_json::json!({
+        let mut value = agenteval_core::json!({
             "score": "\u{0}number:0.9411764705882353",
             "index": "\u{0}number:5",
             "below": "\u{0}number:-3",
@@ -224,7 +224,7 @@ mod tests {
         unmark_numbers(&mut value);
         assert_eq!(
             value,
-            serde_json::json!({"score": 0.9411764705882353, "index": 5, "below": -3,
+            agenteval_core::json!({"score": 0.9411764705882353, "index": 5, "below": -3,
                 "huge": 1e21, "nan": null, "text": ["number:1", "plain"]})
         );
         assert_eq!(value["score"].as_f64(), Some(16.0 / 17.0));
@@ -235,11 +235,12 @@ mod tests {
     #[test]
     fn boundary_types_round_trip_the_core_report() {
         for (_, report) in examples() {
-            let written = serde_json::to_value(&report).expect("serializable");
+            let written = agenteval_core::json::to_value(&report).expect("serializable");
             let mirrored: crate::types::RunReport =
-                serde_json::from_value(written.clone()).expect("the boundary type reads it");
+                agenteval_core::json::from_value(written.clone())
+                    .expect("the boundary type reads it");
             assert_eq!(
-                serde_json::to_value(&mirrored).expect("serializable"),
+                agenteval_core::json::to_value(&mirrored).expect("serializable"),
                 written
             );
             let back = report_json::read(written).expect("the report reads back");

@@ -6,12 +6,12 @@
 //! Written out rather than derived: serde's derived readers of these types were 20 KB of the
 //! WebAssembly module.
 
+use agenteval_core::json::{Map, Value};
 use agenteval_core::outcome::{ErrorCode, EvalError, EvalResult, Verdict};
 use agenteval_core::report::{CaseOutcome, Dialect, RunReport};
 use agenteval_core::schema::got;
 use agenteval_core::status::ItemStatus;
 use agenteval_core::Details;
-use serde_json::{Map, Value};
 
 /// The core report that `value`, a run report's JSON, describes.
 ///
@@ -199,7 +199,7 @@ fn object(value: Value, path: &str) -> Result<Map<String, Value>, String> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use agenteval_core::json;
 
     use super::*;
 

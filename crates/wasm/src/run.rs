@@ -6,8 +6,8 @@
 use agenteval_core::custom::{self, CustomReturn};
 use agenteval_core::dataset::Dataset;
 use agenteval_core::engine::{PendingCase, Session, Step};
+use agenteval_core::json::{Map, Value};
 use serde::Serialize;
-use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{self, Source};
@@ -373,7 +373,7 @@ fn custom_return(answer: &JsValue) -> CustomReturn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use agenteval_core::json;
 
     #[test]
     fn the_item_document_replaces_the_evaluators() {

@@ -6,8 +6,8 @@
 
 #![allow(dead_code)] // Option structs exist for their generated declarations; they are read by hand.
 
+use agenteval_core::json::{Map, Value};
 use serde::Serialize;
-use serde_json::{Map, Value};
 use tsify::Tsify;
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -2,8 +2,8 @@
 
 use agenteval_core::diagnostic::Severity;
 use agenteval_core::engine::Session;
+use agenteval_core::json::Value;
 use agenteval_core::Diagnostic;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{self, Source};
@@ -61,8 +61,8 @@ pub fn errors_first(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agenteval_core::json;
     use agenteval_core::{Dialect, Location};
-    use serde_json::json;
 
     /// The declared diagnostic shape reads back exactly what the core writes.
     #[test]
@@ -71,15 +71,15 @@ mod tests {
             Source::Bytes(b"{\"schemaVersion\": \"1.6.0\", \"items\": [{\"prompt\": 3}]}".to_vec()),
             None,
         );
-        let written = serde_json::to_value(&report.diagnostics).expect("serializable");
+        let written = agenteval_core::json::to_value(&report.diagnostics).expect("serializable");
         assert!(
             written.as_array().is_some_and(|all| !all.is_empty()),
             "{written}"
         );
         let declared: Vec<crate::types::Diagnostic> =
-            serde_json::from_value(written.clone()).expect("the declared type reads it");
+            agenteval_core::json::from_value(written.clone()).expect("the declared type reads it");
         assert_eq!(
-            serde_json::to_value(&declared).expect("serializable"),
+            agenteval_core::json::to_value(&declared).expect("serializable"),
             written
         );
     }

@@ -4,13 +4,14 @@
 
 #![cfg(target_arch = "wasm32")]
 
+use agenteval_core::json;
+use agenteval_core::json::Value;
 use agenteval_wasm::catalog::list_evaluators;
 use agenteval_wasm::memory::{self, MAX_STEP_PAGES};
 use agenteval_wasm::render::render_report;
 use agenteval_wasm::run::{evaluate_dataset, score_dataset, score_item};
 use agenteval_wasm::validate::validate_dataset;
 use js_sys::{Array, Function, Object, Reflect};
-use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::wasm_bindgen_test;

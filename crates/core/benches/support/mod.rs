@@ -3,7 +3,8 @@
 
 #![allow(dead_code)]
 
-use serde_json::{json, Value};
+use agenteval_core::json;
+use agenteval_core::json::Value;
 
 const WORDS: &[&str] = &[
     "the",

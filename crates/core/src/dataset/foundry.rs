@@ -2,7 +2,7 @@
 //! `testing_criteria` name the evaluators and map row fields to their inputs with
 //! `{{item.<path>}}` / `{{sample.output_text}}` / `{{sample.output_items}}` templates.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::diagnostic::{push_pointer, Diagnostic, InputError, Location};
 use crate::evaluators;

@@ -2,7 +2,7 @@
 //! rewritten): a bare array of items, an object with `items` but no `schemaVersion`, and an object
 //! with `prompts` (item objects, or strings paired with `expected_responses`).
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, InputError};
 

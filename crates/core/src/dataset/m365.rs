@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::legacy::{self, ItemsLocation, Upgrade};
 use crate::diagnostic::{Diagnostic, InputError, Location, Severity};
@@ -399,7 +399,7 @@ fn push_problem(
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
 

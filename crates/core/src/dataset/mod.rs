@@ -1,7 +1,7 @@
 //! Reading datasets: sniffing the dialect from the content and turning the text into a
 //! [`Dataset`] plus the problems found. Each dialect has its own module.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::diagnostic::{Diagnostic, InputError, Severity};
 use crate::json;
@@ -139,7 +139,7 @@ fn is_foundry_row(value: &Value) -> bool {
     value.as_object().is_some_and(|row| {
         !["prompt", "items", "prompts", "schemaVersion", "turns"]
             .iter()
-            .any(|key| row.contains_key(*key))
-            && FOUNDRY_FIELDS.iter().any(|field| row.contains_key(*field))
+            .any(|key| row.contains_key(key))
+            && FOUNDRY_FIELDS.iter().any(|field| row.contains_key(field))
     })
 }

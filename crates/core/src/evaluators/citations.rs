@@ -7,7 +7,7 @@
 
 mod scan;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use self::scan::{Marker, Scanner};
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};

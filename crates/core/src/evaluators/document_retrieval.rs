@@ -9,7 +9,7 @@
 mod metrics;
 mod validate;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::details::Details;

@@ -108,7 +108,8 @@ fn lowered_chars(text: &str) -> impl Iterator<Item = char> + '_ {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::{json, Value};
+    use crate::json;
+    use crate::json::Value;
 
     use super::*;
     use crate::outcome::Verdict;

@@ -1,7 +1,7 @@
 //! `builtin.f1_score`: azure-ai-evaluation's `F1ScoreEvaluator` (token F1 of `response` against
 //! `ground_truth`, pass when `f1 >= threshold`). The normalisation lives in [`crate::text::f1`].
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
@@ -109,10 +109,11 @@ impl Evaluator for F1Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Map};
+    use crate::json;
+    use crate::json::Map;
 
     fn run(options: Value, response: Value, ground_truth: Value) -> EvalResult {
-        let map: Map<String, Value> = serde_json::from_value(options).unwrap_or_default();
+        let map: Map<String, Value> = crate::json::from_value(options).unwrap_or_default();
         let evaluator = build("f1", Options::new(&map)).unwrap();
         let inputs = Inputs::new()
             .with("response", &response)
@@ -163,7 +164,7 @@ mod tests {
             json!({"threshold": true}),
             json!({"x": 1}),
         ] {
-            let map: Map<String, Value> = serde_json::from_value(bad).unwrap_or_default();
+            let map: Map<String, Value> = crate::json::from_value(bad).unwrap_or_default();
             assert!(build("f1", Options::new(&map)).is_err());
         }
     }

@@ -5,7 +5,7 @@
 //! 1.0); `mode: "any"` passes when at least one is (threshold 1/n, so `score >= threshold` holds
 //! exactly when the item passes).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::retrieval_query::fold::{Haystack, Term};
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
@@ -167,7 +167,7 @@ fn strings(texts: &[&str]) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::outcome::{ErrorCode, Verdict};

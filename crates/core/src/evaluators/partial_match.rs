@@ -90,10 +90,11 @@ impl Evaluator for PartialMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Map, Value};
+    use crate::json;
+    use crate::json::{Map, Value};
 
     fn run(options: Value, response: &str, expected: Option<&str>) -> EvalResult {
-        let map: Map<String, Value> = serde_json::from_value(options).unwrap_or_default();
+        let map: Map<String, Value> = crate::json::from_value(options).unwrap_or_default();
         let evaluator = build("PartialMatch", Options::new(&map)).unwrap();
         let response = json!(response);
         let expected = expected.map_or(Value::Null, |text| json!(text));
@@ -162,7 +163,7 @@ mod tests {
 
     #[test]
     fn threshold_out_of_range_is_rejected() {
-        let map: Map<String, Value> = serde_json::from_value(json!({"threshold": 1.5})).unwrap();
+        let map: Map<String, Value> = crate::json::from_value(json!({"threshold": 1.5})).unwrap();
         assert!(build("PartialMatch", Options::new(&map)).is_err());
     }
 

@@ -8,7 +8,7 @@
 pub(super) mod evidence;
 pub(super) mod fold;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use self::evidence::ScopedExecution;
 use self::evidence::{array_at, as_object, execution_path, scoped_executions, str_at, Malformed};

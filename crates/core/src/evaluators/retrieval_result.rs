@@ -6,7 +6,7 @@
 //! `extracts[].text`). `"match": "entailment"` (the schema ≥1.6 rule) needs an LLM judge, which this
 //! module does not call: it reports `skipped`. See the reference notes §4.5.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::retrieval_query::evidence::{
     array_at, as_object, execution_path, int_at, scoped_executions, str_at, Malformed,

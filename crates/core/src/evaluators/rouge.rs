@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::f1_score::text_pair;
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
@@ -402,11 +402,11 @@ impl Evaluator for Rouge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn evaluator(options: Value) -> Result<Box<dyn Evaluator>, ConfigError> {
-        let map: serde_json::Map<String, Value> =
-            serde_json::from_value(options).unwrap_or_default();
+        let map: crate::json::Map<String, Value> =
+            crate::json::from_value(options).unwrap_or_default();
         build("rouge", Options::new(&map))
     }
 

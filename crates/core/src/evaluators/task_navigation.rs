@@ -16,7 +16,7 @@ mod validate;
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;

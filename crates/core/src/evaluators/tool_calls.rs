@@ -9,7 +9,7 @@
 mod evidence;
 mod matching;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use self::evidence::{Evidence, Observed, ObservedExecution};
 use self::matching::can_fill;

@@ -1,4 +1,4 @@
-//! Builds the `serde_json::Value` of JSON text that has already been checked, without serde's
+//! Builds the `crate::json::Value` of JSON text that has already been checked, without serde's
 //! visitor machinery: strings without escapes are copied as they are, escaped strings are handed
 //! to serde_json, and numbers are read here, floats correctly rounded (so a float is the `f64`
 //! Python's `json` reads, where serde_json's own reading can be one unit in the last place off).
@@ -6,7 +6,7 @@
 //! so the caller can fall back to serde_json for the whole text; strings are not searched for the
 //! control characters the check has already ruled out.
 
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 use crate::text::float_parse;
 
@@ -83,7 +83,7 @@ impl Builder<'_> {
             builder.skip_whitespace();
             let key = builder.string()?;
             builder.consume(b':')?;
-            members.insert(key, builder.value()?);
+            members.push_new(key, builder.value()?);
             Some(())
         })?;
         Some(members)

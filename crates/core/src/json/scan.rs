@@ -397,7 +397,7 @@ mod tests {
         let exact = parse_outline(text, "items").expect("serde_json outlines it");
         assert_eq!(spans.elements, exact.elements, "{shown}");
         for element in &spans.elements {
-            let expected: serde_json::Value = serde_json::from_str(element).unwrap();
+            let expected: crate::json::Value = serde_json::from_str(element).unwrap();
             let checked = parse_checked(element).unwrap();
             assert_eq!(checked.value, expected, "{shown}");
             assert_eq!(checked.has_escapes, element.contains('\\'), "{shown}");
@@ -407,7 +407,7 @@ mod tests {
         assert_eq!(keys, exact_keys, "{shown}");
         for (key, value) in &spans.members {
             if *key != "items" {
-                assert_eq!(parse_element(value).ok().as_ref(), exact.members.get(*key));
+                assert_eq!(parse_element(value).ok().as_ref(), exact.members.get(key));
             }
         }
         true

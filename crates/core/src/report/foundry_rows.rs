@@ -14,7 +14,7 @@
 //! The skipped shape is the reference's not-applicable shape; the error shape has no reference
 //! counterpart (the reference raises), so it names itself. No IO.
 
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 use crate::outcome::{EvalResult, Verdict};
 

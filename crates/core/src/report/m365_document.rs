@@ -8,10 +8,9 @@
 use std::borrow::Cow;
 use std::io;
 
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 use crate::evaluators;
-use crate::json;
 use crate::outcome::{EvalResult, Verdict};
 use crate::status::{self, ItemStatus};
 
@@ -150,7 +149,7 @@ pub fn write_scored_item(
     };
     let has_output_fields = ["turns", "scores", "status", "error"]
         .iter()
-        .any(|key| json::member(members, key).is_some());
+        .any(|key| members.get(key).is_some());
     if outcome.turn.is_some() || has_output_fields {
         return Ok(false);
     }
@@ -468,7 +467,7 @@ mod tests {
         assert_eq!(
             score_entry(&result, true),
             Some(
-                serde_json::json!({"result": "error", "error": "Evaluator failed (evaluatorError).", "code": "evaluatorError"})
+                crate::json!({"result": "error", "error": "Evaluator failed (evaluatorError).", "code": "evaluatorError"})
             )
         );
     }
@@ -509,7 +508,7 @@ mod tests {
 
     #[test]
     fn simple_items_are_written_directly_as_the_value_path_writes_them() {
-        let item = serde_json::json!({"prompt": "p \"q\"", "response": "r\n", "context": {}});
+        let item = crate::json!({"prompt": "p \"q\"", "response": "r\n", "context": {}});
         let results = vec![
             EvalResult::scored("PartialMatch", false, 0.25, 0.5).with_reason("Match score: 0.250"),
             EvalResult::verdict("ExactMatch", true)
@@ -526,7 +525,7 @@ mod tests {
 
     #[test]
     fn other_items_are_left_to_the_value_path() {
-        let simple = serde_json::json!({"prompt": "p", "response": "r"});
+        let simple = crate::json!({"prompt": "p", "response": "r"});
         let shared_key = outcome(vec![
             EvalResult::verdict("ExactMatch", true),
             EvalResult::verdict("exactMatch", false),
@@ -535,11 +534,13 @@ mod tests {
         let plain = outcome(vec![EvalResult::verdict("ExactMatch", true)]);
         for key in ["turns", "scores", "status", "error"] {
             let mut item = simple.clone();
-            item[key] = Value::Null;
+            if let Some(members) = item.as_object_mut() {
+                members.insert(key.to_owned(), Value::Null);
+            }
             assert_eq!(written_directly(&item, &plain), None, "{key}");
         }
         assert!(written_directly(&simple, &plain).is_some());
-        let unescaped = serde_json::json!({"prompt": "p", "context": {"a": [1, "b", null]}});
+        let unescaped = crate::json!({"prompt": "p", "context": {"a": [1, "b", null]}});
         assert!(written_directly(&unescaped, &plain).is_some());
         assert_eq!(written_directly(&Value::from("text"), &plain), None);
     }

@@ -4,7 +4,7 @@
 
 use std::io;
 
-use serde_json::{Number, Value};
+use crate::json::{Number, Value};
 
 const INDENT: &[u8] = b"  ";
 
@@ -208,7 +208,7 @@ pub fn push_end(buffer: &mut Vec<u8>, depth: usize, close: u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn escape_test_finds_every_byte_that_needs_escaping() {

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::annotations::ANNOTATIONS;
 use super::format::Format;
@@ -333,7 +333,7 @@ fn pattern(value: &Value, here: &str) -> Result<Pattern, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn resolves_refs_to_definitions() {

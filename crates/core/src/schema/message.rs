@@ -1,7 +1,7 @@
 //! Plain-words phrases for validation messages: what a value is ("got \"version-one\"", "got an
 //! array") and what a schema node expects ("a number between 1 and 5", "one of \"all\", \"any\"").
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::compile::{Node, Types};
 use crate::text::python;
@@ -125,7 +125,7 @@ pub(crate) fn closest<'n>(unknown: &str, names: &[&'n str]) -> Option<&'n str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn shows_values_briefly() {

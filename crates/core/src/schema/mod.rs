@@ -20,7 +20,7 @@ pub use message::got;
 
 use std::sync::OnceLock;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::diagnostic::Diagnostic;
 
@@ -114,7 +114,7 @@ fn unsupported_version(version: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::diagnostic::Location;
-    use serde_json::json;
+    use crate::json;
 
     fn messages(document: &Value) -> Vec<String> {
         validate(document)

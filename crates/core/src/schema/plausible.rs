@@ -5,7 +5,7 @@
 //! Ranking looks at discriminators only (`const`/`enum` fields, required and forbidden fields),
 //! then at how much of the value the branch knows; it never reports anything itself.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::compile::{Node, NodeId};
 use super::values::{equal, has_key, has_type};

@@ -7,7 +7,7 @@
 //! to report the errors of the most plausible one (the branch whose discriminating `const`/`enum`
 //! fields and required fields the value matches best), never a wall of all branches.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::compile::{Additional, Compiled, Node, NodeId, Types};
 use super::message;
@@ -529,8 +529,8 @@ fn count(n: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json;
     use crate::schema::compile::compile;
-    use serde_json::json;
 
     fn failures(schema: Value, value: Value) -> Vec<String> {
         let compiled = compile(&schema).unwrap_or_else(|error| panic!("{error}"));

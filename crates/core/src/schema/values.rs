@@ -1,7 +1,7 @@
 //! JSON Schema's notions of type and equality over `serde_json` values: `1.0` is an integer and
 //! equals `1`.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::compile::Types;
 
@@ -61,7 +61,7 @@ pub(super) fn equal(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn numbers_compare_by_value() {

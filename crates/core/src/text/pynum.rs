@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use serde_json::{Number, Value};
+use crate::json::{Number, Value};
 
 /// A JSON number read the way Python reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,7 +103,7 @@ fn cmp_float_int(float: f64, int: i128) -> Option<Ordering> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn keeps_int_and_float_apart() {

@@ -162,8 +162,8 @@ pub fn lower(text: &str) -> String {
 }
 
 /// Python's `type(x)` of a JSON value, as the reference prints it in messages (`<class 'int'>`).
-pub fn class_name(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
+pub fn class_name(value: &crate::json::Value) -> &'static str {
+    use crate::json::Value;
     match value {
         Value::Null => "<class 'NoneType'>",
         Value::Bool(_) => "<class 'bool'>",

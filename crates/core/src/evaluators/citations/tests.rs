@@ -1,4 +1,5 @@
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 use super::SPEC;
 use crate::inputs::Inputs;
@@ -174,7 +175,7 @@ fn many_citations_use_the_hash_index_and_keep_order() {
 
 #[test]
 fn missing_response_does_not_panic() {
-    let map = serde_json::Map::new();
+    let map = crate::json::Map::new();
     let evaluator = (SPEC.build)("Citations", Options::new(&map)).expect("valid options");
     let result = evaluator.evaluate(&Inputs::new());
     assert_eq!(

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::validate::{Qrel, Retrieved};
 use crate::options::json_type_name;

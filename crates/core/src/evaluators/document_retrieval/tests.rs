@@ -1,9 +1,9 @@
-use serde_json::json;
+use crate::json;
 
 use super::*;
 
 fn evaluator(options: Value) -> Result<Box<dyn Evaluator>, ConfigError> {
-    let map: serde_json::Map<String, Value> = serde_json::from_value(options).unwrap();
+    let map: crate::json::Map<String, Value> = crate::json::from_value(options).unwrap();
     build("dr", Options::new(&map))
 }
 

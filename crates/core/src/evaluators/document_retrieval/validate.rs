@@ -1,7 +1,7 @@
 //! The reference's `_validate_eval_input` checks with its messages, plus our messages where the
 //! reference crashes (non-object items, a ground truth that is not an array).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use crate::inputs::Inputs;
 use crate::options::json_type_name;

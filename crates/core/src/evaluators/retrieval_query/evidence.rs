@@ -4,10 +4,9 @@
 //! Absent and `null` fields read as "not given"; a field of the wrong JSON type is [`Malformed`],
 //! which the evaluators turn into an `evaluatorError` result.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::fold::eq_folded;
-use crate::json;
 use crate::options::json_type_name;
 use crate::outcome::{ErrorCode, EvalResult};
 
@@ -60,7 +59,7 @@ pub(crate) fn array_at<'a>(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<&'a [Value], Malformed> {
-    match json::member(object, key) {
+    match object.get(key) {
         None | Some(Value::Null) => Ok(&[]),
         Some(Value::Array(items)) => Ok(items),
         Some(other) => Err(Malformed::new(path(), "an array", other)),
@@ -73,7 +72,7 @@ pub(crate) fn str_at<'a>(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<Option<&'a str>, Malformed> {
-    match json::member(object, key) {
+    match object.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
         Some(other) => Err(Malformed::new(path(), "a string or null", other)),
@@ -86,7 +85,7 @@ pub(crate) fn int_at(
     key: &str,
     path: impl FnOnce() -> String,
 ) -> Result<Option<i64>, Malformed> {
-    match json::member(object, key) {
+    match object.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(value) => crate::options::integer_value(value)
             .map(Some)
@@ -122,7 +121,7 @@ pub(crate) fn scoped_executions<'a>(
     let Some(diagnostics) = diagnostics_object(diagnostics)? else {
         return Ok(None);
     };
-    let executions = match json::member(diagnostics, "retrieval_executions") {
+    let executions = match diagnostics.get("retrieval_executions") {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(items)) => items,
         Some(other) => {
@@ -153,7 +152,7 @@ pub(crate) fn execution_path(index: usize, suffix: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
 

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Number, Value};
+use crate::json::{Map, Number, Value};
 
 use super::pyjson::{dump_float, dump_str, DecodeError, PyValue, MAX_DEPTH};
 use crate::sorting;

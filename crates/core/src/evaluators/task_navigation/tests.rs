@@ -1,10 +1,10 @@
-use serde_json::json;
+use crate::json;
 
 use super::*;
 
 fn evaluator(mode: &str) -> Box<dyn Evaluator> {
-    let map: serde_json::Map<String, Value> =
-        serde_json::from_value(json!({ "matching_mode": mode })).unwrap();
+    let map: crate::json::Map<String, Value> =
+        crate::json::from_value(json!({ "matching_mode": mode })).unwrap();
     build("tne", Options::new(&map)).unwrap()
 }
 
@@ -159,7 +159,7 @@ fn aliases_are_used_when_canonical_inputs_are_absent() {
 #[test]
 fn matching_mode_messages() {
     let error = |options: Value| {
-        let map: serde_json::Map<String, Value> = serde_json::from_value(options).unwrap();
+        let map: crate::json::Map<String, Value> = crate::json::from_value(options).unwrap();
         build("tne", Options::new(&map)).err().map(|e| e.message)
     };
     assert_eq!(

@@ -1,7 +1,7 @@
 //! Input decoding and the reference's `TaskNavigationEfficiencyValidator` checks, with its exact
 //! messages (first failure wins: response first, then ground truth).
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::pyjson::{DecodeError, PyValue, MAX_DEPTH};
 use super::pyview::{Py, PyList};

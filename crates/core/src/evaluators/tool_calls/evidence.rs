@@ -5,7 +5,7 @@
 //! authoritative observation of nothing. Entries whose `plugin_name` or `function_name` is `null`
 //! were observed but are incomplete: they may or may not be a given tool.
 
-use serde_json::Value;
+use crate::json::Value;
 
 use super::super::retrieval_query::evidence::{
     as_object, diagnostics_object, int_at, str_at, Malformed,
@@ -73,7 +73,7 @@ pub(super) fn executions(
 }
 
 fn identity<'a>(
-    object: &'a serde_json::Map<String, Value>,
+    object: &'a crate::json::Map<String, Value>,
     path: &str,
 ) -> Result<Observed<'a>, Malformed> {
     Ok(Observed {

@@ -1,4 +1,5 @@
-use serde_json::{json, Value};
+use crate::json;
+use crate::json::Value;
 
 use super::{EXECUTION_SPEC, SELECTION_SPEC};
 use crate::evaluators::EvaluatorSpec;
