@@ -14,7 +14,7 @@ use agenteval_core::report::{self, m365_document};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let config = serde_json::json!({"testing_criteria": [
+    let config = agenteval_core::json!({"testing_criteria": [
         {"name": "f1", "evaluator_name": "builtin.f1_score"},
         {"name": "nav", "evaluator_name": "builtin.task_navigation_efficiency"},
         {"name": "docs", "evaluator_name": "builtin.document_retrieval"},
