@@ -1,4 +1,4 @@
-//! Builds the `crate::json::Value` of JSON text that has already been checked, without serde's
+//! Builds the [`Value`] of JSON text that has already been checked, without serde's
 //! visitor machinery: strings without escapes are copied as they are, escaped strings are handed
 //! to serde_json, and numbers are read here, floats correctly rounded (so a float is the `f64`
 //! Python's `json` reads, where serde_json's own reading can be one unit in the last place off).

@@ -1,4 +1,4 @@
-//! JSON Schema's notions of type and equality over `serde_json` values: `1.0` is an integer and
+//! JSON Schema's notions of type and equality over JSON values: `1.0` is an integer and
 //! equals `1`.
 
 use crate::json::{Map, Value};
