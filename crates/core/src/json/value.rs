@@ -203,11 +203,29 @@ impl fmt::Debug for Map<String, Value> {
 }
 
 impl PartialEq for Map<String, Value> {
+    /// The same members, in any order: compared in order first (the usual case), else by key,
+    /// through a hash of `other`'s keys when the objects are large.
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len()
-            && self
+        if self.len() != other.len() {
+            return false;
+        }
+        if self.entries == other.entries {
+            return true;
+        }
+        if self.len() <= PAIRWISE_KEYS {
+            return self
                 .iter()
-                .all(|(key, value)| other.get(key).is_some_and(|theirs| theirs == value))
+                .all(|(key, value)| other.get(key).is_some_and(|theirs| theirs == value));
+        }
+        let theirs: HashMap<&str, &Value> = other
+            .iter()
+            .map(|(key, value)| (key.as_str(), value))
+            .collect();
+        self.iter().all(|(key, value)| {
+            theirs
+                .get(key.as_str())
+                .is_some_and(|theirs| *theirs == value)
+        })
     }
 }
 
@@ -891,6 +909,28 @@ mod tests {
         assert_eq!(object(&[("a", 1), ("b", 2)]), object(&[("b", 2), ("a", 1)]));
         assert_ne!(object(&[("a", 1), ("b", 2)]), object(&[("a", 1), ("b", 3)]));
         assert_ne!(object(&[("a", 1)]), object(&[("a", 1), ("b", 2)]));
+        for size in [PAIRWISE_KEYS, PAIRWISE_KEYS + 1, 5_000] {
+            let keys: Vec<String> = (0..size).map(|n| format!("k{n}")).collect();
+            let forward: Map<String, Value> = keys
+                .iter()
+                .enumerate()
+                .map(|(n, key)| (key.clone(), Value::from(n)))
+                .collect();
+            let backward: Map<String, Value> = keys
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(n, key)| (key.clone(), Value::from(n)))
+                .collect();
+            assert_eq!(forward, backward, "{size}");
+            let mut changed = backward.clone();
+            changed.insert("k0".to_owned(), Value::from(-1));
+            assert_ne!(forward, changed, "{size}");
+            let mut renamed = backward;
+            renamed.shift_remove("k0");
+            renamed.insert("other".to_owned(), Value::from(0));
+            assert_ne!(forward, renamed, "{size}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use crate::json::Value;
 
 use super::compile::{Node, NodeId};
-use super::values::{equal, has_key, has_type};
+use super::values::{equal, has_type};
 
 const MAX_REFERENCE_CHAIN: usize = 32;
 const MAX_WEIGHT: usize = 10_000;
@@ -73,7 +73,7 @@ impl<'s> Ranker<'s> {
             return score;
         };
         for key in &node.required {
-            score += if has_key(object, key) { 1 } else { -1 };
+            score += if object.contains_key(key) { 1 } else { -1 };
         }
         for (key, child) in &node.properties {
             if let Some(field) = object.get(key) {
@@ -81,7 +81,8 @@ impl<'s> Ranker<'s> {
             }
         }
         if let Some(forbidden) = node.not.and_then(|not| self.node(not)) {
-            if forbidden.is_required_only() && forbidden.required.iter().all(|k| has_key(object, k))
+            if forbidden.is_required_only()
+                && forbidden.required.iter().all(|k| object.contains_key(k))
             {
                 score -= 1;
             }

@@ -13,7 +13,7 @@ use super::compile::{Additional, Compiled, Node, NodeId, Types};
 use super::message;
 use super::path::Path;
 use super::plausible::Ranker;
-use super::values::{equal, has_key, has_type};
+use super::values::{equal, has_type};
 
 /// One problem: where and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -195,7 +195,7 @@ impl<'s> Validator<'s> {
         sink: &mut S,
     ) -> Flow {
         for key in &node.required {
-            if !has_key(object, key) {
+            if !object.contains_key(key) {
                 sink.fail(&path.key(key), || "missing required field".to_owned())?;
             }
         }
@@ -414,7 +414,7 @@ impl<'s> Validator<'s> {
             .filter(|forbidden| forbidden.is_required_only())
             .is_some_and(|forbidden| {
                 forbidden.required.iter().any(|k| k == key)
-                    && forbidden.required.iter().all(|k| has_key(object, k))
+                    && forbidden.required.iter().all(|k| object.contains_key(k))
             })
     }
 }

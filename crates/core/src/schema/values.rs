@@ -1,21 +1,9 @@
 //! JSON Schema's notions of type and equality over JSON values: `1.0` is an integer and
 //! equals `1`.
 
-use crate::json::{Map, Value};
+use crate::json::Value;
 
 use super::compile::Types;
-
-/// Objects up to this size are searched by comparing keys, which beats hashing them.
-const SCAN_LIMIT: usize = 12;
-
-/// Whether `object` has `key`.
-pub(super) fn has_key(object: &Map<String, Value>, key: &str) -> bool {
-    if object.len() <= SCAN_LIMIT {
-        object.keys().any(|candidate| candidate == key)
-    } else {
-        object.contains_key(key)
-    }
-}
 
 /// Whether `value` is one of `types` (a number with no fraction counts as an integer).
 pub(super) fn has_type(types: Types, value: &Value) -> bool {
@@ -70,15 +58,6 @@ mod tests {
         assert!(equal(&json!({"a": [1.0]}), &json!({"a": [1]})));
         assert!(!equal(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
         assert!(equal(&json!(u64::MAX), &json!(u64::MAX)));
-    }
-
-    #[test]
-    fn finds_keys_in_small_and_large_objects() {
-        let small = json!({"a": 1, "b": 2});
-        let large: Map<String, Value> = (0..40).map(|i| (format!("k{i}"), json!(i))).collect();
-        let small = small.as_object().cloned().unwrap_or_default();
-        assert!(has_key(&small, "b") && !has_key(&small, "c"));
-        assert!(has_key(&large, "k39") && !has_key(&large, "k40"));
     }
 
     #[test]
