@@ -212,21 +212,9 @@ impl<'de> Visitor<'de> for Checker {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
-        const SCAN_LIMIT: usize = 32;
-        let mut keys: Vec<Cow<'de, str>> = Vec::new();
-        let mut many: HashSet<Cow<'de, str>> = HashSet::new();
+        let mut seen = SeenKeys::default();
         while let Some(key) = access.next_key_seed(BorrowedKey)? {
-            let duplicate = if keys.len() < SCAN_LIMIT {
-                let duplicate = keys.contains(&key);
-                keys.push(key);
-                duplicate
-            } else {
-                if many.is_empty() {
-                    many.extend(keys.iter().cloned());
-                }
-                !many.insert(key)
-            };
-            if duplicate {
+            if seen.repeats(key) {
                 return Err(de::Error::custom(DUPLICATE_KEY));
             }
             access.next_value_seed(Checker)?;
@@ -295,7 +283,8 @@ impl<'de> Visitor<'de> for OutlineSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
         let mut members = Map::new();
         let mut elements = None;
-        while let Some(key) = access.next_key_seed(KeySeed)? {
+        while let Some(key) = access.next_key_seed(BorrowedKey)? {
+            let key = key.into_owned();
             if members.contains_key(&key) {
                 return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
             }
@@ -381,67 +370,40 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
-        let mut keys = DuplicateKeys::default();
-        while let Some(key) = access.next_key_seed(KeySeed)? {
-            if keys.seen(&object, &key) {
+        let mut seen = SeenKeys::default();
+        while let Some(key) = access.next_key_seed(BorrowedKey)? {
+            if seen.repeats(key.clone()) {
                 return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
             }
             let value = access.next_value_seed(ValueSeed)?;
-            object.push_new(key, value);
+            object.push_new(key.into_owned(), value);
         }
         Ok(Value::Object(object))
     }
 }
 
-/// Finds a repeated key while an object is read: by comparing keys in order while it is small,
-/// by hash once it is not.
+/// The keys of one object read so far, to find a repeat: compared in order while they are few,
+/// by hash beyond.
 #[derive(Default)]
-struct DuplicateKeys {
-    hashed: HashSet<String>,
+struct SeenKeys<'k> {
+    few: Vec<Cow<'k, str>>,
+    many: HashSet<Cow<'k, str>>,
 }
 
-impl DuplicateKeys {
-    const SCANNED: usize = 32;
+impl<'k> SeenKeys<'k> {
+    const FEW: usize = 32;
 
-    /// Whether `key` is already among `object`'s members.
-    fn seen(&mut self, object: &Map<String, Value>, key: &str) -> bool {
-        if object.len() < Self::SCANNED {
-            return object.contains_key(key);
+    /// Records `key`; whether it was read before.
+    fn repeats(&mut self, key: Cow<'k, str>) -> bool {
+        if self.few.len() < Self::FEW {
+            let repeated = self.few.contains(&key);
+            self.few.push(key);
+            return repeated;
         }
-        if self.hashed.is_empty() {
-            self.hashed.extend(object.keys().cloned());
+        if self.many.is_empty() {
+            self.many.extend(self.few.iter().cloned());
         }
-        !self.hashed.insert(key.to_owned())
-    }
-}
-
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = String;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
-        deserializer.deserialize_string(KeyVisitor)
-    }
-}
-
-struct KeyVisitor;
-
-impl Visitor<'_> for KeyVisitor {
-    type Value = String;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("an object key")
-    }
-
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<String, E> {
-        check_length(value)?;
-        Ok(value.to_owned())
-    }
-
-    fn visit_string<E: de::Error>(self, value: String) -> Result<String, E> {
-        check_length(&value)?;
-        Ok(value)
+        !self.many.insert(key)
     }
 }
 

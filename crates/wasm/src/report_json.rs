@@ -101,7 +101,7 @@ impl<'p> Fields<'p> {
         read: impl FnOnce(Value, &str) -> Result<T, String>,
     ) -> Result<T, String> {
         let path = self.child(key);
-        match self.members.remove(key) {
+        match self.members.shift_remove(key) {
             Some(value) => read(value, &path),
             None => Err(format!("{path}: required")),
         }
@@ -114,7 +114,7 @@ impl<'p> Fields<'p> {
         read: impl FnOnce(Value, &str) -> Result<T, String>,
     ) -> Result<Option<T>, String> {
         let path = self.child(key);
-        match self.members.remove(key) {
+        match self.members.shift_remove(key) {
             Some(value) => optional(value, &path, read),
             None => Ok(None),
         }

@@ -94,16 +94,6 @@ impl Map<String, Value> {
         Some(self.entries.remove(position).1)
     }
 
-    /// Removes the member `key`, keeping the others in order.
-    pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.shift_remove(key)
-    }
-
-    /// Keeps the members for which `keep` holds.
-    pub fn retain(&mut self, mut keep: impl FnMut(&String, &mut Value) -> bool) {
-        self.entries.retain_mut(|(key, value)| keep(key, value));
-    }
-
     /// The members in order.
     pub fn iter(&self) -> Iter<'_> {
         Iter {
