@@ -352,6 +352,23 @@ function multiChunkDocument() {
   });
 }
 
+test("scoreDocument writes the same in batches of items (quick steps) as one item per step (slow ones), and keeps the event loop turning", async () => {
+  const evaluatedAt = "2026-11-30T00:00:00Z";
+  const data = JSON.stringify(document(20000));
+  const progress = [];
+  let ticks = 0;
+  const timer = setInterval(() => (ticks += 1), 1);
+  const batched = await agenteval.scoreDocument(data, { evaluatedAt, output: "bytes", sliceMs: 4, onProgress: (update) => progress.push(update) });
+  clearInterval(timer);
+  const itemByItem = await agenteval.scoreDocument(data, { evaluatedAt, output: "bytes", sliceMs: 0.000001 });
+  assert.deepEqual(batched.document, itemByItem.document);
+  assert.deepEqual(batched.summary, itemByItem.summary);
+  assert.ok(progress.length > 2, `progress reported ${progress.length} times`);
+  assert.deepEqual(progress.at(-1), { done: 20000, total: 20000 });
+  for (let i = 1; i < progress.length; i += 1) assert.ok(progress[i].done > progress[i - 1].done);
+  assert.ok(ticks > 2, `timers ran ${ticks} times during the run`);
+});
+
 test("scoreDocument output larger than a chunk, with text in every UTF-8 length, is whole as text and bytes", async () => {
   const evaluatedAt = "2026-11-30T00:00:00Z";
   const text = multiChunkDocument();
