@@ -220,8 +220,8 @@ function nextBatch(batch, stepMs, sliceMs) {
 }
 
 /**
- * Runs a `scoreDocument` run to its end: a batch of items per step, yielding to the event loop after each
- * slice of work, reporting progress and honouring the AbortSignal. Resolves to the scored
+ * Runs a `scoreDocument` run to its end: a batch of items per step, yielding to the event loop
+ * after each slice of work, reporting progress and honouring the AbortSignal. Resolves to the scored
  * document (`options.output`: a string, or bytes), the summary and the diagnostics; when
  * `options.output` is a stream, the document goes there and the stream is closed (aborted when
  * the run fails or is cancelled).
@@ -235,24 +235,23 @@ export function driveDocument(run, options) {
     try {
       const total = run.total();
       let sliceStart = now();
-      let stepStart = sliceStart;
       let batch = 1;
       signal?.throwIfAborted();
-      while (run.next(batch)) {
+      for (;;) {
+        const stepStart = now();
+        if (!run.next(batch)) break;
+        const stepEnd = now();
+        batch = nextBatch(batch, stepEnd - stepStart, sliceMs);
         if (streamSink?.pending) {
           streamSink.pending = false;
           await streamSink.ready();
           signal?.throwIfAborted();
         }
-        const stepEnd = now();
-        batch = nextBatch(batch, stepEnd - stepStart, sliceMs);
-        stepStart = stepEnd;
         if (stepEnd - sliceStart >= sliceMs) {
           onProgress?.({ done: run.done(), total });
           await pause();
           signal?.throwIfAborted();
           sliceStart = now();
-          stepStart = sliceStart;
         }
       }
       finished = true;
