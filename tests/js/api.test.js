@@ -509,6 +509,29 @@ test("scoreDocument to a stream waits for its backpressure, rejects with its err
   assert.equal(after.summary.items, 7, "the module works after failed and cancelled runs");
 });
 
+test("a string past the input limit makes only its item an error, in every input form", async () => {
+  const huge = "x".repeat(2 << 20);
+  const object = {
+    schemaVersion: "1.11.0",
+    default_evaluators: { ExactMatch: {} },
+    items: [{ prompt: "p", response: huge, expected_response: "r" }, { prompt: "q", response: "r", expected_response: "r" }],
+  };
+  const text = JSON.stringify(object);
+  const problem = "string is 2097152 bytes long; the limit is 1048576 bytes (1 MiB)";
+  for (const form of [text, new TextEncoder().encode(text), object]) {
+    const checked = agenteval.validate(form);
+    assert.equal(checked.valid, false);
+    assert.equal(checked.diagnostics[0].message, problem);
+    assert.equal(checked.diagnostics[0].location.pointer, "/items/0/response");
+    const report = await agenteval.score(form);
+    assert.deepEqual(report.items.map((item) => item.status), ["error", "pass"]);
+    assert.equal(report.items[0].problem, `/items/0/response: ${problem}`);
+    const scored = JSON.parse((await agenteval.scoreDocument(form)).document);
+    assert.deepEqual(scored.items.map((item) => item.status), ["error", "pass"]);
+    assert.equal(scored.items[0].response, huge);
+  }
+});
+
 test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {
   const withBadItem = JSON.stringify({
     schemaVersion: "1.11.0",

@@ -285,6 +285,32 @@ fn bad_jsonl_row_is_reported_and_the_others_are_scored() {
     assert_eq!(rows[2]["f1_result"], "fail");
 }
 
+#[test]
+fn an_item_with_a_string_past_the_limit_is_an_error_and_kept_whole() {
+    let huge = "x".repeat(2 << 20);
+    let input = format!(
+        r#"{{"schemaVersion": "1.6.0", "items": [{{"prompt": "p", "response": "{huge}", "expected_response": "a", "evaluators": {{"ExactMatch": {{}}}}}}, {{"prompt": "q", "response": "a", "expected_response": "a", "evaluators": {{"ExactMatch": {{}}}}}}]}}"#
+    );
+    let output = with_stdin(&["score", "-"], input.as_bytes());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let problem =
+        "/items/0/response: string is 2097152 bytes long; the limit is 1048576 bytes (1 MiB)";
+    assert!(stderr(&output).contains(problem), "{}", stderr(&output));
+    let scored: Value = serde_json::from_slice(&output.stdout).expect("a scored document");
+    let items = scored["items"].as_array().expect("items");
+    assert_eq!(
+        items[0]["response"].as_str().map(str::len),
+        Some(huge.len())
+    );
+    assert_eq!(items[0]["status"], "error");
+    assert_eq!(
+        items[0]["error"]["message"],
+        format!("Item could not be evaluated: {problem}")
+    );
+    assert_eq!(items[1]["status"], "pass");
+    assert_eq!(items[1]["scores"]["exactMatch"]["result"], "pass");
+}
+
 /// Each row's output appears before the next row is even written: the CLI streams JSONL.
 #[test]
 fn jsonl_is_streamed_row_by_row() {

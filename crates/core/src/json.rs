@@ -1,7 +1,9 @@
 //! Strict JSON parsing into agenteval's [`Value`]: syntax errors at a 1-based line and column (in
 //! characters), invalid UTF-8, duplicate object keys, over-long strings, non-finite numbers and
-//! nesting deeper than serde_json's recursion limit are all rejected with a plain message. Floats
-//! are read correctly rounded, as Python's `json` reads them (`build`).
+//! nesting deeper than serde_json's recursion limit are all rejected with a plain message
+//! ([`parse_with_long_strings`] lifts the length limit, for datasets whose over-long strings
+//! validation confines to their items). Floats are read correctly rounded, as Python's `json`
+//! reads them (`build`).
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
 //! owns [`outline`], which checks a whole document and finds its items without parsing them
@@ -159,19 +161,42 @@ pub struct CheckedValue {
 /// Whether [`parse_str`] accepts `text`, checked without building the value.
 pub fn is_acceptable(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    passes(text, true)
+}
+
+/// [`parse`] without the limit on the length of strings and keys: for a dataset whose over-long
+/// strings are then reported by `schema` at their JSON pointers, so that one confined to an item
+/// makes only that item an error. `None` when the text has any other problem, which [`parse`]
+/// reports.
+pub fn parse_with_long_strings(bytes: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    passes(text, false)
+        .then(|| build::value(text))
+        .flatten()
+        .map(|(value, _)| value)
+}
+
+/// Whether `text` is one JSON value that [`parse_str`] accepts, apart from the length of its
+/// strings when not `limited`.
+fn passes(text: &str, limited: bool) -> bool {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    de::Deserializer::deserialize_any(&mut deserializer, Checker).is_ok()
+    de::Deserializer::deserialize_any(&mut deserializer, Checker { limited }).is_ok()
         && deserializer.end().is_ok()
 }
 
-/// Visits a value with [`ValueVisitor`]'s checks, keeping nothing but each object's keys.
-struct Checker;
+/// Visits a value with [`ValueVisitor`]'s checks (the one on the length of strings only when
+/// `limited`), keeping nothing but each object's keys.
+#[derive(Clone, Copy)]
+struct Checker {
+    limited: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for Checker {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(Checker)
+        deserializer.deserialize_any(self)
     }
 }
 
@@ -199,7 +224,7 @@ impl<'de> Visitor<'de> for Checker {
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
-        check_length(value)
+        limit_length(value, self.limited)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
@@ -207,24 +232,31 @@ impl<'de> Visitor<'de> for Checker {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(Checker)?.is_some() {}
+        while seq.next_element_seed(self)?.is_some() {}
         Ok(())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
         let mut seen = SeenKeys::default();
-        while let Some(key) = access.next_key_seed(BorrowedKey)? {
+        let key_seed = BorrowedKey {
+            limited: self.limited,
+        };
+        while let Some(key) = access.next_key_seed(key_seed)? {
             if seen.repeats(key) {
                 return Err(de::Error::custom(DUPLICATE_KEY));
             }
-            access.next_value_seed(Checker)?;
+            access.next_value_seed(self)?;
         }
         Ok(())
     }
 }
 
-/// An object key, borrowed from the text when it has no escapes.
-struct BorrowedKey;
+/// An object key, borrowed from the text when it has no escapes; its length is checked when
+/// `limited`.
+#[derive(Clone, Copy)]
+struct BorrowedKey {
+    limited: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for BorrowedKey {
     type Value = Cow<'de, str>;
@@ -245,12 +277,12 @@ impl<'de> Visitor<'de> for BorrowedKey {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Self::Value, E> {
-        check_length(value)?;
+        limit_length(value, self.limited)?;
         Ok(Cow::Borrowed(value))
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
-        check_length(value)?;
+        limit_length(value, self.limited)?;
         Ok(Cow::Owned(value.to_owned()))
     }
 }
@@ -283,7 +315,7 @@ impl<'de> Visitor<'de> for OutlineSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
         let mut members = Map::new();
         let mut elements = None;
-        while let Some(key) = access.next_key_seed(BorrowedKey)? {
+        while let Some(key) = access.next_key_seed(BorrowedKey { limited: true })? {
             let key = key.into_owned();
             if members.contains_key(&key) {
                 return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
@@ -371,7 +403,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut object = Map::new();
         let mut seen = SeenKeys::default();
-        while let Some(key) = access.next_key_seed(BorrowedKey)? {
+        while let Some(key) = access.next_key_seed(BorrowedKey { limited: true })? {
             if seen.repeats(key.clone()) {
                 return Err(de::Error::custom(format!("{DUPLICATE_KEY}{key:?}")));
             }
@@ -408,13 +440,23 @@ impl<'k> SeenKeys<'k> {
 }
 
 fn check_length<E: de::Error>(value: &str) -> Result<(), E> {
-    if value.len() > MAX_STRING_BYTES {
+    limit_length(value, true)
+}
+
+fn limit_length<E: de::Error>(value: &str, limited: bool) -> Result<(), E> {
+    if limited && value.len() > MAX_STRING_BYTES {
         return Err(E::custom(format!(
-            "{STRING_TOO_LONG}{} bytes long; the limit is {MAX_STRING_BYTES} bytes (1 MiB)",
-            value.len()
+            "{STRING_TOO_LONG}{}",
+            too_long(value.len())
         )));
     }
     Ok(())
+}
+
+/// What is wrong with a string or key of `length` bytes, past [`MAX_STRING_BYTES`], after the
+/// words naming it ("string is ", "a key is ").
+pub(crate) fn too_long(length: usize) -> String {
+    format!("{length} bytes long; the limit is {MAX_STRING_BYTES} bytes (1 MiB)")
 }
 
 /// Turns a serde_json error into a diagnostic with a clearer message and a character column.

@@ -291,10 +291,6 @@ fn foundry_templates_follow_dotted_paths_and_sample_output() {
 #[test]
 fn absurd_input_gets_clear_errors_without_panicking() {
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
-    let huge = format!(
-        r#"{{"schemaVersion": "1.6.0", "items": [{{"prompt": "{}"}}]}}"#,
-        "x".repeat(10 << 20)
-    );
     let duplicate =
         br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "a", "prompt": "b"}]}"#.to_vec();
     let invalid_utf8 =
@@ -303,7 +299,6 @@ fn absurd_input_gets_clear_errors_without_panicking() {
     let infinite_threshold = br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "a", "evaluators": {"PartialMatch": {"threshold": 1e999}}}]}"#.to_vec();
     for (name, input) in [
         ("deep", deep.into_bytes()),
-        ("huge", huge.into_bytes()),
         ("duplicate", duplicate),
         ("invalid utf-8", invalid_utf8),
         ("NaN", nan_threshold),
@@ -317,4 +312,76 @@ fn absurd_input_gets_clear_errors_without_panicking() {
         );
         assert!(!diagnostic.message.is_empty());
     }
+}
+
+#[test]
+fn a_string_past_the_limit_makes_only_its_item_or_row_an_error() {
+    let huge = "x".repeat(10 << 20);
+    let limit = "10485760 bytes long; the limit is 1048576 bytes (1 MiB)";
+    let document = format!(
+        r#"{{"schemaVersion": "1.6.0", "items": [
+            {{"prompt": "p", "response": "{huge}", "expected_response": "a", "evaluators": {{"ExactMatch": {{}}}}}},
+            {{"prompt": "q", "response": "a", "expected_response": "a", "evaluators": {{"ExactMatch": {{}}}}}}
+        ]}}"#
+    );
+    let loaded = dataset::load(document.as_bytes(), None).expect("the document loads");
+    let problem = &loaded.diagnostics[0];
+    assert_eq!(
+        problem.location,
+        Location::Pointer {
+            pointer: "/items/0/response".to_owned(),
+            line: None
+        }
+    );
+    assert_eq!(problem.message, format!("string is {limit}"));
+    let report = engine::score(&loaded.dataset);
+    assert_eq!(report.items[0].status, Some(ItemStatus::Error));
+    assert_eq!(
+        report.items[0].problem.as_deref(),
+        Some(format!("/items/0/response: string is {limit}").as_str())
+    );
+    assert!(report.items[0].results.is_empty());
+    assert_eq!(report.items[1].status, Some(ItemStatus::Pass));
+
+    let legacy =
+        format!(r#"[{{"prompt": "p", "response": "{huge}"}}, {{"prompt": "q", "response": "a"}}]"#);
+    let loaded = dataset::load(legacy.as_bytes(), None).expect("the legacy array loads");
+    assert!(
+        matches!(&loaded.diagnostics[1].location,
+        Location::Pointer { pointer, .. } if pointer == "/0/response"),
+        "{:?}",
+        loaded.diagnostics
+    );
+
+    let outside_items = format!(
+        r#"{{"schemaVersion": "1.6.0", "metadata": {{"name": "{huge}"}}, "items": [{{"prompt": "q"}}]}}"#
+    );
+    let error = dataset::load(outside_items.as_bytes(), None).expect_err("rejected as a whole");
+    assert_eq!(
+        error.diagnostics[0].location,
+        Location::Pointer {
+            pointer: "/metadata/name".to_owned(),
+            line: None
+        }
+    );
+
+    let config = agenteval_core::json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
+        "evaluator_name": "builtin.f1_score",
+        "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]});
+    let rows = format!(
+        r#"[{{"response": "{huge}", "truth": "b"}}, {{"response": "b c", "truth": "b c"}}]"#
+    );
+    let loaded = dataset::load(rows.as_bytes(), Some(&config)).expect("the rows load");
+    let Dataset::Foundry(foundry) = &loaded.dataset else {
+        panic!("expected Foundry rows");
+    };
+    let error = foundry.rows[0]
+        .row
+        .as_ref()
+        .expect_err("the long row is unusable");
+    assert_eq!(error.message, format!("string is {limit}"));
+    assert!(foundry.rows[1].row.is_ok());
+    let report = engine::score(&loaded.dataset);
+    assert_eq!(report.items[0].status, Some(ItemStatus::Error));
+    assert_eq!(report.items[1].status, Some(ItemStatus::Pass));
 }

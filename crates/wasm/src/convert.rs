@@ -7,6 +7,7 @@ use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
 use agenteval_core::json::Value;
+use agenteval_core::Diagnostic;
 use serde::Serialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
@@ -127,7 +128,9 @@ pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value.
+/// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value. A
+/// parsed value is read as `dataset::load` reads text: a string past the input limit is left for
+/// validation, which confines it to its item.
 ///
 /// # Errors
 /// `invalidArgument` naming `field` for `undefined`, `null`, or values that are not JSON.
@@ -147,7 +150,10 @@ pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> 
             "a dataset: JSON or JSON Lines text, a Uint8Array, an ArrayBuffer, or a parsed JSON value",
         ));
     }
-    json_value(value, field).map(Source::Value)
+    read_json(value, field, |text| {
+        json::parse(text).or_else(|error| json::parse_with_long_strings(text).ok_or(error))
+    })
+    .map(Source::Value)
 }
 
 /// A parsed JSON value given by the caller, read through `JSON.stringify` (so `toJSON` methods
@@ -156,13 +162,22 @@ pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> 
 /// # Errors
 /// `invalidArgument` naming `field` when the value cannot be written as JSON.
 pub fn json_value(value: &JsValue, field: &str) -> Result<Value, ApiError> {
+    read_json(value, field, json::parse)
+}
+
+/// A value given by the caller, read through `JSON.stringify` and `parse`.
+fn read_json(
+    value: &JsValue,
+    field: &str,
+    parse: impl FnOnce(&[u8]) -> Result<Value, Diagnostic>,
+) -> Result<Value, ApiError> {
     let text = json_text(value).ok_or_else(|| {
         ApiError::argument(
             field,
             "a JSON value (no functions, symbols, BigInts or cycles)",
         )
     })?;
-    json::parse(text.as_bytes()).map_err(|diagnostic| {
+    parse(text.as_bytes()).map_err(|diagnostic| {
         ApiError::new(
             ErrorCode::InvalidArgument,
             format!("{field}: {}", diagnostic.message),

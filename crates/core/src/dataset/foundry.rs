@@ -339,22 +339,42 @@ impl FoundryDataset {
         let rows = rows
             .into_iter()
             .enumerate()
-            .map(|(index, row)| FoundryRow {
-                line: None,
-                row: match row {
-                    Value::Object(row) => Ok(row),
-                    other => {
-                        let message = format!(
-                            "expected a JSON object (a row), got {}",
-                            crate::options::json_type_name(&other)
-                        );
-                        let diagnostic = Diagnostic::at_pointer(format!("/{index}"), message);
-                        diagnostics.push(diagnostic.clone());
-                        Err(diagnostic)
-                    }
-                },
+            .map(|(index, row)| {
+                let oversized = oversized_string(index, &row);
+                FoundryRow {
+                    line: None,
+                    row: match (row, oversized) {
+                        (Value::Object(row), None) => Ok(row),
+                        (other, oversized) => {
+                            let diagnostic = oversized.unwrap_or_else(|| {
+                                let message = format!(
+                                    "expected a JSON object (a row), got {}",
+                                    crate::options::json_type_name(&other)
+                                );
+                                Diagnostic::at_pointer(format!("/{index}"), message)
+                            });
+                            diagnostics.push(diagnostic.clone());
+                            Err(diagnostic)
+                        }
+                    },
+                }
             })
             .collect();
         Ok((FoundryDataset { config, rows }, diagnostics))
     }
+}
+
+/// The first string of row `index` (of a JSON array of rows) longer than the input limit, at its
+/// pointer in the array: such a row is unusable, as it is in JSONL, where the strict reader
+/// rejects its line.
+fn oversized_string(index: usize, row: &Value) -> Option<Diagnostic> {
+    let found = crate::schema::oversized_strings(row).into_iter().next()?;
+    let pointer = match &found.location {
+        Location::Pointer { pointer, .. } => pointer.as_str(),
+        _ => "",
+    };
+    Some(Diagnostic::at_pointer(
+        format!("/{index}{pointer}"),
+        found.message,
+    ))
 }

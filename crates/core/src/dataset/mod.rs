@@ -57,7 +57,8 @@ impl Loaded {
 /// # Errors
 /// When the text is not a dataset of any supported dialect, or is invalid as a whole (syntax error,
 /// missing or unsupported `schemaVersion`, no items…). Problems confined to one item are reported
-/// in [`Loaded::diagnostics`] instead, and that item is scored as an error.
+/// in [`Loaded::diagnostics`] instead, and that item is scored as an error; a string longer than
+/// [`json::MAX_STRING_BYTES`] is one of them when it is inside an item (or a Foundry row).
 pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -67,12 +68,15 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
     }
     match json::parse(bytes) {
         Ok(value) => load_value(value, config),
-        Err(_) if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
-            .map(|(dataset, diagnostics)| Loaded {
-                dataset: Dataset::Foundry(dataset),
-                diagnostics,
-            }),
-        Err(syntax_error) => Err(InputError::one(syntax_error)),
+        Err(error) => match json::parse_with_long_strings(bytes) {
+            Some(value) => load_value(value, config),
+            None if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
+                .map(|(dataset, diagnostics)| Loaded {
+                    dataset: Dataset::Foundry(dataset),
+                    diagnostics,
+                }),
+            None => Err(InputError::one(error)),
+        },
     }
 }
 

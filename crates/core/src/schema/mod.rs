@@ -9,6 +9,7 @@
 mod annotations;
 mod compile;
 mod format;
+mod limits;
 mod message;
 mod path;
 mod pattern;
@@ -16,6 +17,7 @@ mod plausible;
 mod validator;
 mod values;
 
+pub use limits::oversized_strings;
 pub use message::got;
 
 use std::sync::OnceLock;
@@ -48,13 +50,15 @@ fn diagnostics(failures: Vec<validator::Failure>) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Validates an eval document; every problem found is returned with its JSON pointer.
+/// Validates an eval document; every problem found is returned with its JSON pointer, strings
+/// longer than the input limit among them ([`oversized_strings`]).
 pub fn validate(document: &Value) -> Vec<Diagnostic> {
     let compiled = match compiled() {
         Ok(compiled) => compiled,
         Err(error) => return compile_failure(error),
     };
     let mut diagnostics = diagnostics(validator::Validator::new(compiled).validate(document));
+    diagnostics.extend(oversized_strings(document));
     if let Some(problem) = document
         .get("schemaVersion")
         .and_then(Value::as_str)
