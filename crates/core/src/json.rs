@@ -675,6 +675,35 @@ mod tests {
     }
 
     #[test]
+    fn long_strings_are_read_when_they_are_the_only_problem() {
+        let long = "x".repeat(MAX_STRING_BYTES + 1);
+        let escaped = format!(r#"{{"{long}": ["{long}\n", 1.5, null]}}"#);
+        assert!(parse(escaped.as_bytes()).is_err());
+        let value = parse_with_long_strings(escaped.as_bytes()).expect("read without the limit");
+        assert_eq!(value[long.as_str()][0], Value::from(format!("{long}\n")));
+        assert_eq!(value[long.as_str()][1], Value::from(1.5));
+        let plain = r#"{"a": [1, "b"]}"#;
+        assert_eq!(
+            parse_with_long_strings(plain.as_bytes()),
+            parse(plain.as_bytes()).ok()
+        );
+        for other_problem in [
+            format!(r#"{{"k": "{long}", "k": 1}}"#),
+            format!(r#"["{long}", ]"#),
+            format!(r#"["{long}", 1e999]"#),
+            format!(r#"["{long}"] []"#),
+            format!(
+                "{}\"{long}\"{}",
+                "[".repeat(MAX_DEPTH + 1),
+                "]".repeat(MAX_DEPTH + 1)
+            ),
+        ] {
+            assert_eq!(parse_with_long_strings(other_problem.as_bytes()), None);
+        }
+        assert_eq!(parse_with_long_strings(b"[\"\xff\"]"), None);
+    }
+
+    #[test]
     fn elements_are_held_to_the_whole_document_limits() {
         let document = |depth: usize| {
             format!(
