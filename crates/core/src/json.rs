@@ -1,8 +1,8 @@
 //! Strict JSON parsing into agenteval's [`Value`]: syntax errors at a 1-based line and column (in
 //! characters), invalid UTF-8, duplicate object keys, over-long strings, non-finite numbers and
 //! nesting deeper than serde_json's recursion limit are all rejected with a plain message
-//! ([`parse_with_long_strings`] lifts the length limit, for datasets whose over-long strings
-//! validation confines to their items). Floats are read correctly rounded, as Python's `json`
+//! ([`parse_dataset`] lifts the length limit, for datasets whose over-long strings validation
+//! confines to their items). Floats are read correctly rounded, as Python's `json`
 //! reads them (`build`).
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
@@ -164,11 +164,19 @@ pub fn is_acceptable(text: &str) -> bool {
     passes(text, true)
 }
 
-/// [`parse`] without the limit on the length of strings and keys: for a dataset whose over-long
-/// strings are then reported by `schema` at their JSON pointers, so that one confined to an item
-/// makes only that item an error. `None` when the text has any other problem, which [`parse`]
-/// reports.
-pub fn parse_with_long_strings(bytes: &[u8]) -> Option<Value> {
+/// Parses a dataset: [`parse`], or, when the length of strings is its only objection, the value
+/// read without that limit, whose over-long strings `schema` then reports at their JSON pointers,
+/// so that one confined to an item makes only that item an error.
+///
+/// # Errors
+/// As [`parse`], for any other problem.
+pub fn parse_dataset(bytes: &[u8]) -> Result<Value, Diagnostic> {
+    parse(bytes).or_else(|error| parse_with_long_strings(bytes).ok_or(error))
+}
+
+/// [`parse`] without the limit on the length of strings and keys; `None` when the text has any
+/// other problem.
+fn parse_with_long_strings(bytes: &[u8]) -> Option<Value> {
     let text = std::str::from_utf8(bytes).ok()?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     passes(text, false)

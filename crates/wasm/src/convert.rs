@@ -129,8 +129,8 @@ pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
 }
 
 /// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value. A
-/// parsed value is read as `dataset::load` reads text: a string past the input limit is left for
-/// validation, which confines it to its item.
+/// parsed value is read as `dataset::load` reads text (`json::parse_dataset`): a string past the
+/// input limit is left for validation, which confines it to its item.
 ///
 /// # Errors
 /// `invalidArgument` naming `field` for `undefined`, `null`, or values that are not JSON.
@@ -150,10 +150,7 @@ pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> 
             "a dataset: JSON or JSON Lines text, a Uint8Array, an ArrayBuffer, or a parsed JSON value",
         ));
     }
-    read_json(value, field, |text| {
-        json::parse(text).or_else(|error| json::parse_with_long_strings(text).ok_or(error))
-    })
-    .map(Source::Value)
+    read_json(value, field, json::parse_dataset).map(Source::Value)
 }
 
 /// A parsed JSON value given by the caller, read through `JSON.stringify` (so `toJSON` methods

@@ -66,17 +66,14 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
             "the input is empty; expected an M365 eval document (JSON) or Foundry rows (JSONL)",
         )));
     }
-    match json::parse(bytes) {
+    match json::parse_dataset(bytes) {
         Ok(value) => load_value(value, config),
-        Err(error) => match json::parse_with_long_strings(bytes) {
-            Some(value) => load_value(value, config),
-            None if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
-                .map(|(dataset, diagnostics)| Loaded {
-                    dataset: Dataset::Foundry(dataset),
-                    diagnostics,
-                }),
-            None => Err(InputError::one(error)),
-        },
+        Err(_) if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
+            .map(|(dataset, diagnostics)| Loaded {
+                dataset: Dataset::Foundry(dataset),
+                diagnostics,
+            }),
+        Err(syntax_error) => Err(InputError::one(syntax_error)),
     }
 }
 

@@ -1,6 +1,6 @@
 //! The input limit a JSON Schema cannot express: no string or object key longer than
 //! [`MAX_STRING_BYTES`]. The strict JSON reader rejects such text at its line and column; a
-//! dataset read without that limit (`json::parse_with_long_strings`) is checked here instead, so
+//! dataset read without that limit (`json::parse_dataset`) is checked here instead, so
 //! that an over-long string inside one item makes only that item an error.
 
 use crate::diagnostic::Diagnostic;
