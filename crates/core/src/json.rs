@@ -451,6 +451,7 @@ fn check_length<E: de::Error>(value: &str) -> Result<(), E> {
     limit_length(value, true)
 }
 
+#[inline]
 fn limit_length<E: de::Error>(value: &str, limited: bool) -> Result<(), E> {
     if limited && value.len() > MAX_STRING_BYTES {
         return Err(E::custom(format!(

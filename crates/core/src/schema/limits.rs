@@ -12,8 +12,23 @@ use super::path::Path;
 /// key, at the pointer of its object.
 pub fn oversized_strings(value: &Value) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    walk(value, &Path::ROOT, &mut found);
+    if holds_oversized(value) {
+        walk(value, &Path::ROOT, &mut found);
+    }
     found
+}
+
+/// Whether `value` holds a string or key past the limit: the quick test that spares the walk,
+/// which keeps track of where it is, on every value the strict reader read.
+fn holds_oversized(value: &Value) -> bool {
+    match value {
+        Value::String(text) => text.len() > MAX_STRING_BYTES,
+        Value::Array(elements) => elements.iter().any(holds_oversized),
+        Value::Object(members) => members
+            .iter()
+            .any(|(key, member)| key.len() > MAX_STRING_BYTES || holds_oversized(member)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
 }
 
 fn walk(value: &Value, path: &Path<'_>, found: &mut Vec<Diagnostic>) {
