@@ -95,5 +95,5 @@ export const scoreDocument = guard(wasm.scoreDocument);
 export const scoreItem = guard(wasm.scoreItem);
 export const render = guard(wasm.render);
 export const version = guard(wasm.version);
-/** Crashes the module on purpose (tests of the crash guard). */
-export const __testPanic = guard(wasm.__testPanic);
+/** Crashes the module on purpose (tests of the crash guard): only in the test build, else undefined. */
+export const __testPanic = wasm.__testPanic && guard(wasm.__testPanic);

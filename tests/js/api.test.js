@@ -569,6 +569,7 @@ test("scoreDocument reports bad items, reads legacy forms whole, rejects like sc
 });
 
 test("a crash inside the module throws internalError and the next call works", async () => {
+  assert.equal(typeof agenteval.__testPanic, "function", "the crash tests need the test build of pkg/ that `cargo xtask test` makes (feature crash-test)");
   assert.throws(() => agenteval.__testPanic(), (error) => {
     assert.equal(error.code, "internalError");
     assert.match(error.message, /deliberate panic/);

@@ -103,6 +103,11 @@ pub fn ensure_npm_packages() -> Result<(), String> {
 /// shrinks the module with `wasm-opt` (binaryen's npm package, installed with the test package's
 /// dependencies). Returns the `.wasm` path.
 pub fn build() -> Result<PathBuf, String> {
+    build_with(&[])
+}
+
+/// [`build`] with the crate's `features` (the test build adds `crash-test`).
+fn build_with(features: &[&str]) -> Result<PathBuf, String> {
     ensure_target()?;
     ensure_bindgen()?;
     ensure_npm_packages()?;
@@ -114,6 +119,8 @@ pub fn build() -> Result<PathBuf, String> {
         TARGET,
         "--profile",
         PROFILE,
+        "--features",
+        &features.join(","),
     ])
     .run()?;
     let compiled = target_dir()
@@ -199,11 +206,24 @@ fn remove_generated(pkg: &Path) -> Result<(), String> {
 
 /// Every test layer of the package: wasm-bindgen-test in Node and headless Chromium, then the
 /// `node --test` suites (Node, a Chromium page and a Web Worker via playwright-core, the
-/// TypeScript usage check, and the comparison with the native CLI).
+/// TypeScript usage check, and the comparison with the native CLI), against a test build of
+/// `pkg/` that adds `__testPanic` for the crash-recovery tests. `pkg/` is built again without it
+/// afterwards, whatever the outcome, and a last suite checks that the package lacks it.
 pub fn test() -> Result<(), String> {
     ensure_chromium()?;
     ensure_npm_packages()?;
+    build_with(&["crash-test"])?;
+    let tested = test_package();
     build()?;
+    tested?;
+    Step::new("node")
+        .args(["--test", "--test-reporter=spec"])
+        .arg("release-package.mjs")
+        .dir(js_tests_dir())
+        .run()
+}
+
+fn test_package() -> Result<(), String> {
     cargo([
         "clippy",
         "-p",
@@ -211,6 +231,8 @@ pub fn test() -> Result<(), String> {
         "--target",
         TARGET,
         "--all-targets",
+        "--features",
+        "crash-test",
         "--",
         "-D",
         "warnings",

@@ -57,7 +57,9 @@ pub fn start() {
     }));
 }
 
-/// A deliberate crash, for the tests that check the module recovers from one. Not part of the API.
+/// A deliberate crash, for the tests that check the module recovers from one: only in the test
+/// build (feature `crash-test`), never in the package.
+#[cfg(feature = "crash-test")]
 #[wasm_bindgen(js_name = __testPanic, skip_typescript)]
 #[allow(
     clippy::panic,
