@@ -352,6 +352,22 @@ function multiChunkDocument() {
   });
 }
 
+test("scoreDocument's batches double while steps are quick, halve when slow, and stay within 1 to 1024 items", async () => {
+  const snippets = join(root, "pkg", "snippets");
+  const [snippet] = await readdir(snippets);
+  const { nextBatch } = await import(pathToFileURL(join(snippets, snippet, "js", "drive.js")).href);
+  assert.equal(nextBatch(1, 0.5, 8), 2, "under an eighth of a slice");
+  assert.equal(nextBatch(64, 0.99, 8), 128);
+  assert.equal(nextBatch(64, 1, 8), 64, "between an eighth and a half");
+  assert.equal(nextBatch(64, 4, 8), 64);
+  assert.equal(nextBatch(64, 4.01, 8), 32, "over half a slice");
+  assert.equal(nextBatch(1, 100, 8), 1, "never below one item");
+  assert.equal(nextBatch(1024, 0, 8), 1024, "never above 1024 items");
+  let batch = 1;
+  for (let step = 0; step < 20; step += 1) batch = nextBatch(batch, 0.01, 8);
+  assert.equal(batch, 1024);
+});
+
 test("scoreDocument writes the same in batches of items (quick steps) as one item per step (slow ones), and keeps the event loop turning", async () => {
   const evaluatedAt = "2026-11-30T00:00:00Z";
   const data = JSON.stringify(document(20000));

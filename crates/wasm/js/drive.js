@@ -213,7 +213,7 @@ const MAX_BATCH = 1024;
  * under an eighth of a slice, halved when it takes over half of one, so that steps cost few calls
  * into the module and slices still end on time whatever the size of the items.
  */
-function nextBatch(batch, stepMs, sliceMs) {
+export function nextBatch(batch, stepMs, sliceMs) {
   if (stepMs < sliceMs / 8) return Math.min(batch * 2, MAX_BATCH);
   if (stepMs > sliceMs / 2) return Math.max(batch >> 1, 1);
   return batch;
