@@ -109,7 +109,7 @@ pub fn run_wasm() -> Result<(), String> {
                 cells[0],
                 cells[1],
                 cells[2],
-                format!("({:.2}×)", to_bytes / native_in_memory),
+                cells[3],
                 cells[4],
                 cells[5],
                 figure(entry, "evaluateDocumentSeconds")?

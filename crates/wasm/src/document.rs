@@ -3,11 +3,12 @@
 //! each item is parsed, scored, written and dropped before the next (the core's `stream`), and the
 //! driver in `js/drive.js` takes them in batches sized to its slices of work, yielding to the
 //! event loop between slices. The output leaves the module in chunks of whole items as it grows,
-//! so the module's memory stays near the size of the input: each chunk is copied straight from the module's memory into one buffer outside it
-//! (`DocumentSink` in `js/drive.js`), sized from the output per item so far (only as large as
-//! needed when the runtime refuses that projection), which the driver hands out as a `Uint8Array`
-//! (`output: "bytes"`) or decodes once into a string; or, when `output` is a `WritableStream`,
-//! each chunk is written to it (`StreamSink`), the driver waiting for its backpressure.
+//! so the module's memory stays near the size of the input: each chunk is copied straight from
+//! the module's memory into one buffer outside it (`DocumentSink` in `js/drive.js`), sized from
+//! the output per item so far (only as large as needed when the runtime refuses that projection),
+//! which the driver hands out as a `Uint8Array` (`output: "bytes"`) or decodes once into a string;
+//! or, when `output` is a `WritableStream`, each chunk is written to it (`StreamSink`), the driver
+//! waiting for its backpressure.
 //! Inputs the streaming path declines (legacy forms, invalid documents, parsed objects) are read
 //! whole instead, which reports their problems exactly as `score` does.
 
