@@ -221,8 +221,8 @@ export function nextBatch(batch, stepMs, sliceMs) {
 
 /**
  * Runs a `scoreDocument` run to its end: a batch of items per step, yielding to the event loop
- * after each slice of work, reporting progress and honouring the AbortSignal. Resolves to the scored
- * document (`options.output`: a string, or bytes), the summary and the diagnostics; when
+ * after each slice of work, reporting progress and honouring the AbortSignal. Resolves to the
+ * scored document (`options.output`: a string, or bytes), the summary and the diagnostics; when
  * `options.output` is a stream, the document goes there and the stream is closed (aborted when
  * the run fails or is cancelled).
  */
