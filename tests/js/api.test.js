@@ -548,6 +548,31 @@ test("a string past the input limit makes only its item an error, in every input
   }
 });
 
+test("a repeated key makes only its item an error, as text and as bytes, and is written once", async () => {
+  const text = `{"schemaVersion": "1.11.0", "default_evaluators": {"ExactMatch": {}}, "items": [
+    {"prompt": "p", "response": "b", "expected_response": "r", "response": "r"},
+    {"prompt": "q", "response": "r", "expected_response": "r"}]}`;
+  const problem = 'key "response" is held more than once in its object; expected each key once';
+  for (const form of [text, new TextEncoder().encode(text)]) {
+    const checked = agenteval.validate(form);
+    assert.equal(checked.valid, false);
+    assert.equal(checked.diagnostics[0].message, problem);
+    assert.equal(checked.diagnostics[0].location.pointer, "/items/0/response");
+    const report = await agenteval.score(form);
+    assert.deepEqual(report.items.map((item) => item.status), ["error", "pass"]);
+    assert.equal(report.items[0].problem, `/items/0/response: ${problem}`);
+    const { document } = await agenteval.scoreDocument(form);
+    assert.equal(document.match(/"response":/g).length, 2);
+    const scored = JSON.parse(document);
+    assert.deepEqual(scored.items.map((item) => item.status), ["error", "pass"]);
+    assert.equal(scored.items[0].response, "r");
+  }
+  await assert.rejects(
+    agenteval.score('{"schemaVersion": "1.11.0", "schemaVersion": "1.11.0", "items": [{"prompt": "q"}]}'),
+    assertCode("invalidDataset", /\/schemaVersion: key "schemaVersion" is held more than once/),
+  );
+});
+
 test("scoreDocument reports bad items, reads legacy forms whole, rejects like score, and cancels", async () => {
   const withBadItem = JSON.stringify({
     schemaVersion: "1.11.0",

@@ -311,6 +311,31 @@ fn an_item_with_a_string_past_the_limit_is_an_error_and_kept_whole() {
     assert_eq!(items[1]["scores"]["exactMatch"]["result"], "pass");
 }
 
+#[test]
+fn an_item_with_a_repeated_key_is_an_error_and_written_with_the_key_once() {
+    let input = br#"{"schemaVersion": "1.6.0", "items": [
+        {"prompt": "p", "response": "b", "expected_response": "a", "response": "a", "evaluators": {"ExactMatch": {}}},
+        {"prompt": "q", "response": "a", "expected_response": "a", "evaluators": {"ExactMatch": {}}}
+    ]}"#;
+    let output = with_stdin(&["score", "-"], input);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let problem = "/items/0/response: key \"response\" is held more than once in its object; \
+                   expected each key once";
+    assert!(stderr(&output).contains(problem), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.matches("\"response\":").count(), 2, "{text}");
+    let scored: Value = serde_json::from_str(&text).expect("a scored document");
+    let items = scored["items"].as_array().expect("items");
+    assert_eq!(items[0]["response"], "a");
+    assert_eq!(items[0]["status"], "error");
+    assert_eq!(
+        items[0]["error"]["message"],
+        format!("Item could not be evaluated: {problem}")
+    );
+    assert_eq!(items[1]["status"], "pass");
+    assert_eq!(items[1]["scores"]["exactMatch"]["result"], "pass");
+}
+
 /// Each row's output appears before the next row is even written: the CLI streams JSONL.
 #[test]
 fn jsonl_is_streamed_row_by_row() {

@@ -1,8 +1,8 @@
 //! Strict JSON parsing into agenteval's [`Value`]: syntax errors at a 1-based line and column (in
 //! characters), invalid UTF-8, duplicate object keys, over-long strings, non-finite numbers and
 //! nesting deeper than serde_json's recursion limit are all rejected with a plain message
-//! ([`parse_dataset`] lifts the length limit, for datasets whose over-long strings validation
-//! confines to their items). Floats are read correctly rounded, as Python's `json`
+//! ([`parse_dataset`] lets over-long strings and duplicate keys through, for datasets, whose
+//! validation confines them to their items). Floats are read correctly rounded, as Python's `json`
 //! reads them (`build`).
 //!
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
@@ -164,19 +164,20 @@ pub fn is_acceptable(text: &str) -> bool {
     passes(text, true)
 }
 
-/// Parses a dataset: [`parse`], or, when the length of strings is its only objection, the value
-/// read without that limit, whose over-long strings `schema` then reports at their JSON pointers,
-/// so that one confined to an item makes only that item an error.
+/// Parses a dataset: [`parse`], or, when over-long strings or duplicate keys are its only
+/// objections, the value read without those two checks. `schema` then reports each at its JSON
+/// pointer, so that one confined to an item makes only that item an error; the repeated keys stay
+/// in their objects until `schema::drop_repeated_keys` keeps the last value of each.
 ///
 /// # Errors
 /// As [`parse`], for any other problem.
 pub fn parse_dataset(bytes: &[u8]) -> Result<Value, Diagnostic> {
-    parse(bytes).or_else(|error| parse_with_long_strings(bytes).ok_or(error))
+    parse(bytes).or_else(|error| parse_leniently(bytes).ok_or(error))
 }
 
-/// [`parse`] without the limit on the length of strings and keys; `None` when the text has any
-/// other problem.
-fn parse_with_long_strings(bytes: &[u8]) -> Option<Value> {
+/// [`parse`] without the limit on the length of strings and keys and with repeated keys kept as
+/// they are written; `None` when the text has any other problem.
+fn parse_leniently(bytes: &[u8]) -> Option<Value> {
     let text = std::str::from_utf8(bytes).ok()?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     passes(text, false)
@@ -186,18 +187,18 @@ fn parse_with_long_strings(bytes: &[u8]) -> Option<Value> {
 }
 
 /// Whether `text` is one JSON value that [`parse_str`] accepts, apart from the length of its
-/// strings when not `limited`.
-fn passes(text: &str, limited: bool) -> bool {
+/// strings and repeated keys when not `strict`.
+fn passes(text: &str, strict: bool) -> bool {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    de::Deserializer::deserialize_any(&mut deserializer, Checker { limited }).is_ok()
+    de::Deserializer::deserialize_any(&mut deserializer, Checker { strict }).is_ok()
         && deserializer.end().is_ok()
 }
 
-/// Visits a value with [`ValueVisitor`]'s checks (the one on the length of strings only when
-/// `limited`), keeping nothing but each object's keys.
+/// Visits a value with [`ValueVisitor`]'s checks (those on the length of strings and on repeated
+/// keys only when `strict`), keeping nothing but each object's keys.
 #[derive(Clone, Copy)]
 struct Checker {
-    limited: bool,
+    strict: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Checker {
@@ -232,7 +233,7 @@ impl<'de> Visitor<'de> for Checker {
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
-        limit_length(value, self.limited)
+        limit_length(value, self.strict)
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
@@ -247,10 +248,10 @@ impl<'de> Visitor<'de> for Checker {
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<(), A::Error> {
         let mut seen = SeenKeys::default();
         let key_seed = BorrowedKey {
-            limited: self.limited,
+            limited: self.strict,
         };
         while let Some(key) = access.next_key_seed(key_seed)? {
-            if seen.repeats(key) {
+            if self.strict && seen.repeats(key) {
                 return Err(de::Error::custom(DUPLICATE_KEY));
             }
             access.next_value_seed(self)?;
@@ -684,20 +685,31 @@ mod tests {
     }
 
     #[test]
-    fn long_strings_are_read_when_they_are_the_only_problem() {
+    fn long_strings_and_repeated_keys_are_read_when_they_are_the_only_problems() {
         let long = "x".repeat(MAX_STRING_BYTES + 1);
         let escaped = format!(r#"{{"{long}": ["{long}\n", 1.5, null]}}"#);
         assert!(parse(escaped.as_bytes()).is_err());
-        let value = parse_with_long_strings(escaped.as_bytes()).expect("read without the limit");
+        let value = parse_leniently(escaped.as_bytes()).expect("read without the limit");
         assert_eq!(value[long.as_str()][0], Value::from(format!("{long}\n")));
         assert_eq!(value[long.as_str()][1], Value::from(1.5));
         let plain = r#"{"a": [1, "b"]}"#;
         assert_eq!(
-            parse_with_long_strings(plain.as_bytes()),
+            parse_leniently(plain.as_bytes()),
             parse(plain.as_bytes()).ok()
         );
+        let repeated = format!(r#"{{"k": "{long}", "j": [{{"k": 1, "k": 2}}], "k": 1}}"#);
+        assert!(parse(repeated.as_bytes()).is_err());
+        let members = |value: &Value| -> Vec<String> {
+            value
+                .as_object()
+                .map(|object| object.iter().map(|(key, _)| key.clone()).collect())
+                .unwrap_or_default()
+        };
+        let value = parse_leniently(repeated.as_bytes()).expect("read with its repeated keys");
+        assert_eq!(members(&value), ["k", "j", "k"]);
+        assert_eq!(members(&value["j"][0]), ["k", "k"]);
         for other_problem in [
-            format!(r#"{{"k": "{long}", "k": 1}}"#),
+            format!(r#"{{"k": "{long}", "k": 1,}}"#),
             format!(r#"["{long}", ]"#),
             format!(r#"["{long}", 1e999]"#),
             format!(r#"["{long}"] []"#),
@@ -707,9 +719,9 @@ mod tests {
                 "]".repeat(MAX_DEPTH + 1)
             ),
         ] {
-            assert_eq!(parse_with_long_strings(other_problem.as_bytes()), None);
+            assert_eq!(parse_leniently(other_problem.as_bytes()), None);
         }
-        assert_eq!(parse_with_long_strings(b"[\"\xff\"]"), None);
+        assert_eq!(parse_leniently(b"[\"\xff\"]"), None);
     }
 
     #[test]

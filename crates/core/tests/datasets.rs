@@ -291,15 +291,12 @@ fn foundry_templates_follow_dotted_paths_and_sample_output() {
 #[test]
 fn absurd_input_gets_clear_errors_without_panicking() {
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
-    let duplicate =
-        br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "a", "prompt": "b"}]}"#.to_vec();
     let invalid_utf8 =
         b"{\"schemaVersion\": \"1.6.0\", \"items\": [{\"prompt\": \"\xff\"}]}".to_vec();
     let nan_threshold = br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "a", "evaluators": {"PartialMatch": {"threshold": NaN}}}]}"#.to_vec();
     let infinite_threshold = br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "a", "evaluators": {"PartialMatch": {"threshold": 1e999}}}]}"#.to_vec();
     for (name, input) in [
         ("deep", deep.into_bytes()),
-        ("duplicate", duplicate),
         ("invalid utf-8", invalid_utf8),
         ("NaN", nan_threshold),
         ("infinite", infinite_threshold),
@@ -384,4 +381,159 @@ fn a_string_past_the_limit_makes_only_its_item_or_row_an_error() {
     let report = engine::score(&loaded.dataset);
     assert_eq!(report.items[0].status, Some(ItemStatus::Error));
     assert_eq!(report.items[1].status, Some(ItemStatus::Pass));
+}
+
+fn pointer_of(diagnostic: &agenteval_core::Diagnostic) -> &str {
+    match &diagnostic.location {
+        Location::Pointer { pointer, .. } => pointer,
+        other => panic!("expected a JSON pointer, got {other:?}"),
+    }
+}
+
+fn keys(value: &Value) -> Vec<&str> {
+    value
+        .as_object()
+        .map(|object| object.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_repeated_key_makes_only_its_item_or_row_an_error() {
+    let repeated = |key: &str| {
+        format!("key \"{key}\" is held more than once in its object; expected each key once")
+    };
+    let document = br#"{"schemaVersion": "1.6.0", "items": [
+        {"prompt": "p", "response": "b", "expected_response": "a", "response": "a",
+         "evaluators": {"ExactMatch": {}}},
+        {"prompt": "q", "response": "a", "expected_response": "a", "evaluators": {"ExactMatch": {}}},
+        {"prompt": "r", "response": "a", "expected_response": "a",
+         "extensions": {"k": 1, "j": 2, "k": 3, "j": 4, "k": 5}},
+        {"turns": [{"prompt": "s", "prompt": "t", "response": "a"}]}
+    ]}"#;
+    let loaded = dataset::load(document, None).expect("the document loads");
+    let problems: Vec<(&str, &str)> = loaded
+        .diagnostics
+        .iter()
+        .map(|diagnostic| (pointer_of(diagnostic), diagnostic.message.as_str()))
+        .collect();
+    let (response, k, j, prompt) = (
+        repeated("response"),
+        repeated("k"),
+        repeated("j"),
+        repeated("prompt"),
+    );
+    assert_eq!(
+        problems,
+        [
+            ("/items/0/response", response.as_str()),
+            ("/items/2/extensions/k", k.as_str()),
+            ("/items/2/extensions/j", j.as_str()),
+            ("/items/3/turns/0/prompt", prompt.as_str()),
+        ]
+    );
+    let Dataset::M365(m365) = &loaded.dataset else {
+        panic!("expected an M365 document");
+    };
+    let items = m365.items();
+    assert_eq!(
+        keys(&items[0]),
+        ["prompt", "response", "expected_response", "evaluators"]
+    );
+    assert_eq!(items[0]["response"], Value::from("a"));
+    assert_eq!(keys(&items[2]["extensions"]), ["k", "j"]);
+    assert_eq!(items[2]["extensions"]["k"], Value::from(5));
+    assert_eq!(items[3]["turns"][0]["prompt"], Value::from("t"));
+    let report = engine::score(&loaded.dataset);
+    let statuses: Vec<_> = report.items.iter().map(|item| item.status).collect();
+    assert_eq!(
+        statuses,
+        [
+            Some(ItemStatus::Error),
+            Some(ItemStatus::Pass),
+            Some(ItemStatus::Error),
+            Some(ItemStatus::Error),
+        ]
+    );
+    assert_eq!(
+        report.items[0].problem.as_deref(),
+        Some(format!("/items/0/response: {response}").as_str())
+    );
+
+    let legacy = br#"[{"prompt": "p", "prompt": "q"}, {"prompt": "q", "response": "a"}]"#;
+    let loaded = dataset::load(legacy, None).expect("the legacy array loads");
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|diagnostic| matches!(&diagnostic.location,
+                Location::Pointer { pointer, .. } if pointer == "/0/prompt")
+                && diagnostic.message == repeated("prompt")),
+        "{:?}",
+        loaded.diagnostics
+    );
+
+    for (outside_items, pointer) in [
+        (
+            &br#"{"schemaVersion": "1.6.0", "schemaVersion": "1.6.0", "items": [{"prompt": "q"}]}"#[..],
+            "/schemaVersion",
+        ),
+        (
+            br#"{"schemaVersion": "1.6.0", "metadata": {"a": 1, "a": 1}, "items": [{"prompt": "q"}]}"#,
+            "/metadata/a",
+        ),
+    ] {
+        let error = dataset::load(outside_items, None).expect_err("rejected as a whole");
+        assert_eq!(pointer_of(&error.diagnostics[0]), pointer);
+    }
+
+    let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
+        "evaluator_name": "builtin.f1_score",
+        "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]});
+    let rows =
+        br#"[{"response": "a", "truth": "b", "truth": "a"}, {"response": "b c", "truth": "b c"}]"#;
+    let loaded = dataset::load(rows, Some(&config)).expect("the rows load");
+    let Dataset::Foundry(foundry) = &loaded.dataset else {
+        panic!("expected Foundry rows");
+    };
+    let error = foundry.rows[0]
+        .row
+        .as_ref()
+        .expect_err("the row with a repeated key is unusable");
+    assert_eq!(pointer_of(error), "/0/truth");
+    assert_eq!(error.message, repeated("truth"));
+    assert!(foundry.rows[1].row.is_ok());
+    let report = engine::score(&loaded.dataset);
+    assert_eq!(report.items[0].status, Some(ItemStatus::Error));
+    assert_eq!(report.items[1].status, Some(ItemStatus::Pass));
+
+    let criteria = r#""testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
+        "evaluator_name": "builtin.f1_score",
+        "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]"#;
+    let inline = format!(
+        r#"{{{criteria}, "data": [{{"response": "a", "truth": "a"}}, {{"response": "a", "response": "b", "truth": "a"}}]}}"#
+    );
+    let loaded = dataset::load(inline.as_bytes(), None).expect("the inline rows load");
+    let Dataset::Foundry(foundry) = &loaded.dataset else {
+        panic!("expected Foundry rows");
+    };
+    assert!(foundry.rows[0].row.is_ok());
+    let error = foundry.rows[1].row.as_ref().expect_err("the second row");
+    assert_eq!(pointer_of(error), "/data/1/response");
+    for (config_problem, pointer) in [
+        (
+            format!(r#"{{{criteria}, "data": [{{"response": "a", "truth": "a"}}], "data": []}}"#),
+            "/data".to_owned(),
+        ),
+        (
+            format!(
+                r#"{{{criteria}, "data": [{{"response": "a", "truth": "a"}}], "note": "{}"}}"#,
+                "x".repeat(json::MAX_STRING_BYTES + 1)
+            ),
+            "/note".to_owned(),
+        ),
+    ] {
+        let error =
+            dataset::load(config_problem.as_bytes(), None).expect_err("rejected as a whole");
+        assert_eq!(pointer_of(&error.diagnostics[0]), pointer);
+    }
 }

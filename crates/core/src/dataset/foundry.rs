@@ -319,17 +319,28 @@ impl FoundryDataset {
         value: Value,
         config: Option<&Value>,
     ) -> Result<(Self, Vec<Diagnostic>), InputError> {
-        let (rows, inline_config) = match value {
-            Value::Array(rows) => (rows, None),
+        let (rows, inline_config, rows_at) = match value {
+            Value::Array(rows) => (rows, None, Some("")),
             Value::Object(mut object) if object.contains_key("data") => {
-                let rows = match object.shift_remove("data") {
+                let rows = object.get_mut("data").map(Value::take);
+                let mut inline_config = Value::Object(object);
+                if let Some(problem) = crate::schema::limit_problems(&inline_config)
+                    .into_iter()
+                    .next()
+                {
+                    return Err(InputError::one(problem));
+                }
+                if let Value::Object(object) = &mut inline_config {
+                    object.shift_remove("data");
+                }
+                let rows = match rows {
                     Some(Value::Array(rows)) => rows,
                     _ => Vec::new(),
                 };
-                (rows, Some(Value::Object(object)))
+                (rows, Some(inline_config), Some("/data"))
             }
-            row @ Value::Object(_) => (vec![row], None),
-            _ => (Vec::new(), None),
+            row @ Value::Object(_) => (vec![row], None, None),
+            _ => (Vec::new(), None, None),
         };
         let config = config
             .or(inline_config.as_ref())
@@ -340,18 +351,19 @@ impl FoundryDataset {
             .into_iter()
             .enumerate()
             .map(|(index, row)| {
-                let oversized = oversized_string(index, &row);
+                let pointer = rows_at.map_or_else(String::new, |rows| format!("{rows}/{index}"));
+                let beyond_limits = limit_problem(&pointer, &row);
                 FoundryRow {
                     line: None,
-                    row: match (row, oversized) {
+                    row: match (row, beyond_limits) {
                         (Value::Object(row), None) => Ok(row),
-                        (other, oversized) => {
-                            let diagnostic = oversized.unwrap_or_else(|| {
+                        (other, beyond_limits) => {
+                            let diagnostic = beyond_limits.unwrap_or_else(|| {
                                 let message = format!(
                                     "expected a JSON object (a row), got {}",
                                     crate::options::json_type_name(&other)
                                 );
-                                Diagnostic::at_pointer(format!("/{index}"), message)
+                                Diagnostic::at_pointer(pointer, message)
                             });
                             diagnostics.push(diagnostic.clone());
                             Err(diagnostic)
@@ -364,17 +376,17 @@ impl FoundryDataset {
     }
 }
 
-/// The first string of row `index` (of a JSON array of rows) longer than the input limit, at its
-/// pointer in the array: such a row is unusable, as it is in JSONL, where the strict reader
-/// rejects its line.
-fn oversized_string(index: usize, row: &Value) -> Option<Diagnostic> {
-    let found = crate::schema::oversized_strings(row).into_iter().next()?;
+/// The first string of the row at `row_pointer` longer than the input limit, or key it holds
+/// twice, at its pointer in the input: such a row is unusable, as it is in JSONL, where the strict
+/// reader rejects its line.
+fn limit_problem(row_pointer: &str, row: &Value) -> Option<Diagnostic> {
+    let found = crate::schema::limit_problems(row).into_iter().next()?;
     let pointer = match &found.location {
         Location::Pointer { pointer, .. } => pointer.as_str(),
         _ => "",
     };
     Some(Diagnostic::at_pointer(
-        format!("/{index}{pointer}"),
+        format!("{row_pointer}{pointer}"),
         found.message,
     ))
 }

@@ -71,7 +71,7 @@ impl EvalDocument {
     /// `items` missing, empty or not an array, bad `default_evaluators` or `metadata`. The error
     /// lists every problem found, item-level ones included.
     pub fn from_value(value: Value) -> Result<(Self, Vec<Diagnostic>), InputError> {
-        let (document, location, mut diagnostics, legacy) = match legacy::upgrade(value)? {
+        let (mut document, location, mut diagnostics, legacy) = match legacy::upgrade(value)? {
             Upgrade::Upgraded {
                 document,
                 location,
@@ -88,8 +88,13 @@ impl EvalDocument {
             }
         };
         let mut triage = Triage::default();
+        let mut repeated_keys = false;
         for diagnostic in schema::validate(&document) {
+            repeated_keys |= schema::is_repeated_key(&diagnostic);
             triage.add(diagnostic, location, &mut diagnostics);
+        }
+        if repeated_keys {
+            schema::drop_repeated_keys(&mut document);
         }
         let Triaged {
             version,

@@ -17,7 +17,8 @@ mod plausible;
 mod validator;
 mod values;
 
-pub use limits::oversized_strings;
+pub use limits::limit_problems;
+pub(crate) use limits::{drop_repeated_keys, is_repeated_key};
 pub use message::got;
 
 use std::sync::OnceLock;
@@ -51,14 +52,14 @@ fn diagnostics(failures: Vec<validator::Failure>) -> Vec<Diagnostic> {
 }
 
 /// Validates an eval document; every problem found is returned with its JSON pointer, strings
-/// longer than the input limit among them ([`oversized_strings`]).
+/// longer than the input limit and repeated keys among them ([`limit_problems`]).
 pub fn validate(document: &Value) -> Vec<Diagnostic> {
     let compiled = match compiled() {
         Ok(compiled) => compiled,
         Err(error) => return compile_failure(error),
     };
     let mut diagnostics = diagnostics(validator::Validator::new(compiled).validate(document));
-    diagnostics.extend(oversized_strings(document));
+    diagnostics.extend(limit_problems(document));
     if let Some(problem) = document
         .get("schemaVersion")
         .and_then(Value::as_str)

@@ -82,7 +82,7 @@ pub fn written_by_hand() -> Vec<(String, String)> {
               {"prompt": "p", "response": "r",
                "evaluators": {"Relevance": {}}, "evaluators_mode": "replace"}
             ]}"#,
-        // Legacy forms, Foundry rows and broken documents are not streamed.
+        // Legacy forms, Foundry rows, broken documents and a repeated key are not streamed.
         r#"[{"prompt": "p", "response": "r"}]"#,
         r#"{"items": [{"prompt": "p"}]}"#,
         r#"{"schemaVersion": "1.11.0", "items": []}"#,

@@ -125,6 +125,59 @@ impl Map<String, Value> {
         self.entries.iter_mut().map(|(_, value)| value)
     }
 
+    /// Whether some key is held more than once: only an object read by `json::parse_dataset`
+    /// can hold one.
+    pub(crate) fn has_repeated_key(&self) -> bool {
+        if self.len() <= PAIRWISE_KEYS {
+            return self
+                .entries
+                .iter()
+                .enumerate()
+                .any(|(at, (key, _))| self.count_before(at, key) > 0);
+        }
+        let mut seen: HashMap<&str, &Value> = HashMap::with_capacity(self.len());
+        self.iter()
+            .any(|(key, value)| seen.insert(key.as_str(), value).is_some())
+    }
+
+    /// The keys held more than once, each named once, in the order their second members appear.
+    pub(crate) fn repeated_keys(&self) -> Vec<&str> {
+        if self.len() <= PAIRWISE_KEYS {
+            return self
+                .entries
+                .iter()
+                .enumerate()
+                .filter(|(at, (key, _))| self.count_before(*at, key) == 1)
+                .map(|(_, (key, _))| key.as_str())
+                .collect();
+        }
+        let mut seen: HashMap<&str, &Value> = HashMap::with_capacity(self.len());
+        let mut named: HashMap<&str, &Value> = HashMap::new();
+        let mut repeated = Vec::new();
+        for (key, value) in self.iter() {
+            if seen.insert(key.as_str(), value).is_some()
+                && named.insert(key.as_str(), value).is_none()
+            {
+                repeated.push(key.as_str());
+            }
+        }
+        repeated
+    }
+
+    /// How many members before position `at` have the key `key`.
+    fn count_before(&self, at: usize, key: &str) -> usize {
+        self.entries.get(..at).map_or(0, |earlier| {
+            earlier.iter().filter(|(other, _)| other == key).count()
+        })
+    }
+
+    /// Keeps one member per key, in the key's first place with its last value (as Python's
+    /// `json` and serde_json read repeated keys).
+    pub(crate) fn drop_repeated_keys(&mut self) {
+        let entries = std::mem::take(&mut self.entries);
+        *self = Map::from_pairs(entries);
+    }
+
     /// Members the caller knows have distinct keys, in order.
     pub(super) fn from_distinct(entries: Vec<(String, Value)>) -> Self {
         Map { entries }
@@ -348,6 +401,54 @@ mod tests {
                 .map(|(key, value)| (key, value.into()))
                 .collect();
             assert_eq!(got, expected, "size {size}");
+        }
+    }
+
+    /// Members pushed as written, repeats included, as `json::parse_dataset` reads them; the
+    /// repeated keys are found and dropped alike below and above the size where a hash finds them.
+    #[test]
+    fn repeated_keys_are_found_in_order_and_dropped_keeping_the_last_value() {
+        for size in [1, 2, 5, PAIRWISE_KEYS, PAIRWISE_KEYS + 1, 100] {
+            for repeat_every in [0, 1, 3, 7] {
+                let names: Vec<String> = (0..size)
+                    .map(|n| match n % 7 {
+                        _ if repeat_every == 0 => format!("k{n}"),
+                        step if step < repeat_every => format!("k{}", n % 5),
+                        _ => format!("k{n}"),
+                    })
+                    .collect();
+                let mut map = Map::new();
+                for (n, name) in names.iter().enumerate() {
+                    map.push_new(name.clone(), Value::from(n));
+                }
+                let expected_repeats: Vec<&str> = names
+                    .iter()
+                    .enumerate()
+                    .filter(|(at, name)| {
+                        names[..*at].iter().filter(|other| other == name).count() == 1
+                    })
+                    .map(|(_, name)| name.as_str())
+                    .collect();
+                let case = format!("size {size}, repeats every {repeat_every}");
+                assert_eq!(map.repeated_keys(), expected_repeats, "{case}");
+                assert_eq!(
+                    map.has_repeated_key(),
+                    !expected_repeats.is_empty(),
+                    "{case}"
+                );
+                let collected: Map<String, Value> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(n, name)| (name.clone(), Value::from(n)))
+                    .collect();
+                map.drop_repeated_keys();
+                assert!(!map.has_repeated_key(), "{case}");
+                assert_eq!(
+                    map.iter().collect::<Vec<_>>(),
+                    collected.iter().collect::<Vec<_>>(),
+                    "{case}"
+                );
+            }
         }
     }
 
