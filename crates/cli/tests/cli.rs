@@ -285,6 +285,17 @@ fn bad_jsonl_row_is_reported_and_the_others_are_scored() {
     assert_eq!(rows[2]["f1_result"], "fail");
 }
 
+/// The first of two scored items is an error for `problem`, and ExactMatch passes the second.
+fn assert_first_is_an_error_and_second_passes(items: &[Value], problem: &str) {
+    assert_eq!(items[0]["status"], "error");
+    assert_eq!(
+        items[0]["error"]["message"],
+        format!("Item could not be evaluated: {problem}")
+    );
+    assert_eq!(items[1]["status"], "pass");
+    assert_eq!(items[1]["scores"]["exactMatch"]["result"], "pass");
+}
+
 #[test]
 fn an_item_with_a_string_past_the_limit_is_an_error_and_kept_whole() {
     let huge = "x".repeat(2 << 20);
@@ -302,13 +313,7 @@ fn an_item_with_a_string_past_the_limit_is_an_error_and_kept_whole() {
         items[0]["response"].as_str().map(str::len),
         Some(huge.len())
     );
-    assert_eq!(items[0]["status"], "error");
-    assert_eq!(
-        items[0]["error"]["message"],
-        format!("Item could not be evaluated: {problem}")
-    );
-    assert_eq!(items[1]["status"], "pass");
-    assert_eq!(items[1]["scores"]["exactMatch"]["result"], "pass");
+    assert_first_is_an_error_and_second_passes(items, problem);
 }
 
 #[test]
@@ -327,13 +332,7 @@ fn an_item_with_a_repeated_key_is_an_error_and_written_with_the_key_once() {
     let scored: Value = serde_json::from_str(&text).expect("a scored document");
     let items = scored["items"].as_array().expect("items");
     assert_eq!(items[0]["response"], "a");
-    assert_eq!(items[0]["status"], "error");
-    assert_eq!(
-        items[0]["error"]["message"],
-        format!("Item could not be evaluated: {problem}")
-    );
-    assert_eq!(items[1]["status"], "pass");
-    assert_eq!(items[1]["scores"]["exactMatch"]["result"], "pass");
+    assert_first_is_an_error_and_second_passes(items, problem);
 }
 
 /// Each row's output appears before the next row is even written: the CLI streams JSONL.
