@@ -341,6 +341,38 @@ fn m365_document_ignores_outcomes_pointing_nowhere() {
 }
 
 #[test]
+fn a_thread_that_could_not_be_evaluated_has_each_turn_in_error() {
+    let mut report = RunReport::new(Dialect::M365);
+    report.push(CaseOutcome {
+        index: 0,
+        turn: None,
+        status: Some(ItemStatus::Error),
+        results: Vec::new(),
+        problem: Some("/items/0/turns/1/prompt: expected a string".to_owned()),
+    });
+    let document = json!({"schemaVersion": "1.4.0", "items": [
+        {"name": "n", "turns": [{"prompt": "t", "status": "pass"}, {"prompt": 7}, "odd"]}
+    ]});
+    let written = m365_document::write(&document, &report, &DocumentOptions::default());
+    let error = json!({"code": "evaluatorsFailed",
+        "message": "Item could not be evaluated: /items/0/turns/1/prompt: expected a string"});
+    assert_eq!(
+        written["items"][0],
+        json!({"name": "n", "turns": [
+            {"prompt": "t", "status": "error", "scores": {}, "error": error},
+            {"prompt": 7, "scores": {}, "status": "error", "error": error},
+            "odd"
+        ], "summary": {"turns_total": 2, "turns_passed": 0, "turns_failed": 0,
+            "turns_partial": 0, "turns_errored": 2, "overall_status": "error"}})
+    );
+    let keys: Vec<&String> = written["items"][0]["turns"][0]
+        .as_object()
+        .map(|turn| turn.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(keys, ["prompt", "status", "scores", "error"]);
+}
+
+#[test]
 fn thread_without_any_status_has_no_summary() {
     let mut report = RunReport::new(Dialect::M365);
     report.push(CaseOutcome {

@@ -72,6 +72,7 @@ fn streaming_writes_and_reports_what_the_whole_path_does_and_declines_the_rest()
         "by hand #0",
         "by hand #1",
         "by hand #2",
+        "by hand #3",
         "generated",
     ] {
         assert!(
@@ -83,7 +84,8 @@ fn streaming_writes_and_reports_what_the_whole_path_does_and_declines_the_rest()
         !streamed.iter().any(|name| name.starts_with("by hand #")
             && !name.ends_with("#0")
             && !name.ends_with("#1")
-            && !name.ends_with("#2")),
+            && !name.ends_with("#2")
+            && !name.ends_with("#3")),
         "{streamed:?}"
     );
     assert!(

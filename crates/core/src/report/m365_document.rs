@@ -32,8 +32,10 @@ pub const NO_RESPONSE_MESSAGE: &str =
 /// with an `items` array comes back unchanged.
 ///
 /// An outcome with `turn: None` lands on `items[index]`, one with `turn: Some(t)` on
-/// `items[index].turns[t]`; outcomes pointing nowhere (out of range, a turn on a single-turn item,
-/// or an item-level outcome on a thread, which the schema gives no status) are left out.
+/// `items[index].turns[t]`. The outcome of a thread that could not be evaluated (an item-level
+/// outcome with a problem; the schema gives a thread no status of its own) lands on each of its
+/// turns, so that its summary says `error`. Other outcomes pointing nowhere (out of range, a turn
+/// on a single-turn item, any other item-level outcome on a thread) are left out.
 pub fn write(document: &Value, report: &RunReport, options: &DocumentOptions) -> Value {
     write_owned(document.clone(), report, options)
 }
@@ -53,9 +55,11 @@ pub fn write_owned(document: Value, report: &RunReport, options: &DocumentOption
             write_outcome(item, outcome, with_codes);
         }
     }
-    for index in thread_indices(report) {
+    for index in scored_indices(report) {
         if let Some(Value::Object(thread)) = items.get_mut(index) {
-            write_thread_summary(thread);
+            if thread.contains_key("turns") {
+                write_thread_summary(thread);
+            }
         }
     }
     write_root(root, options);
@@ -68,8 +72,8 @@ pub fn write_item(item: &mut Value, outcomes: &[CaseOutcome], with_codes: bool) 
     for outcome in outcomes {
         write_outcome(item, outcome, with_codes);
     }
-    if outcomes.iter().any(|outcome| outcome.turn.is_some()) {
-        if let Value::Object(thread) = item {
+    if let Value::Object(thread) = item {
+        if !outcomes.is_empty() && thread.contains_key("turns") {
             write_thread_summary(thread);
         }
     }
@@ -90,6 +94,14 @@ pub fn writes_error_codes(root: &Map<String, Value>) -> bool {
 fn write_outcome(item: &mut Value, outcome: &CaseOutcome, with_codes: bool) {
     if let Some(target) = case_target(item, outcome) {
         write_case(target, outcome, with_codes);
+    } else if outcome.turn.is_none() && outcome.problem.is_some() {
+        let turns = item
+            .get_mut("turns")
+            .and_then(Value::as_array_mut)
+            .map_or(&mut [][..], Vec::as_mut_slice);
+        for turn in turns.iter_mut().filter_map(Value::as_object_mut) {
+            write_case(turn, outcome, with_codes);
+        }
     }
 }
 
@@ -341,13 +353,10 @@ fn threshold_number(threshold: f64) -> Option<Number> {
 }
 
 /// Indices of the items the report addresses turn by turn, in first-seen order.
-fn thread_indices(report: &RunReport) -> Vec<usize> {
-    let mut indices: Vec<usize> = Vec::new();
-    for outcome in report.items.iter().filter(|outcome| outcome.turn.is_some()) {
-        if !indices.contains(&outcome.index) {
-            indices.push(outcome.index);
-        }
-    }
+/// The items `report` has outcomes for, each once, in order.
+fn scored_indices(report: &RunReport) -> Vec<usize> {
+    let mut indices: Vec<usize> = report.items.iter().map(|outcome| outcome.index).collect();
+    indices.dedup();
     indices
 }
 

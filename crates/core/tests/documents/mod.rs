@@ -82,6 +82,13 @@ pub fn written_by_hand() -> Vec<(String, String)> {
               {"prompt": "p", "response": "r",
                "evaluators": {"Relevance": {}}, "evaluators_mode": "replace"}
             ]}"#,
+        // A thread that cannot be evaluated (its second turn is invalid) beside a good item.
+        r#"{"schemaVersion": "1.11.0", "items": [
+              {"turns": [{"prompt": "t", "response": "a", "expected_response": "a", "status": "pass"},
+                         {"prompt": 7}], "summary": {"overall_status": "pass"}},
+              {"prompt": "p", "response": "r", "expected_response": "r",
+               "evaluators": {"ExactMatch": {}}}
+            ]}"#,
         // Legacy forms, Foundry rows, broken documents and a repeated key are not streamed.
         r#"[{"prompt": "p", "response": "r"}]"#,
         r#"{"items": [{"prompt": "p"}]}"#,
