@@ -362,25 +362,35 @@ fn a_string_past_the_limit_makes_only_its_item_or_row_an_error() {
         }
     );
 
-    let config = agenteval_core::json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
-        "evaluator_name": "builtin.f1_score",
-        "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]});
     let rows = format!(
         r#"[{{"response": "{huge}", "truth": "b"}}, {{"response": "b c", "truth": "b c"}}]"#
     );
-    let loaded = dataset::load(rows.as_bytes(), Some(&config)).expect("the rows load");
+    let error = first_of_two_rows_is_unusable(rows.as_bytes());
+    assert_eq!(error.message, format!("string is {limit}"));
+}
+
+/// The `testing_criteria` of a Foundry config that scores `response` against `truth` by token F1.
+const F1_CRITERIA: &str = r#"[{"type": "azure_ai_evaluator", "name": "f1",
+    "evaluator_name": "builtin.f1_score",
+    "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]"#;
+
+/// Loads a JSON array of two Foundry rows scored by [`F1_CRITERIA`] whose second row passes;
+/// checks that only the first is unusable, and returns its problem.
+fn first_of_two_rows_is_unusable(rows: &[u8]) -> agenteval_core::Diagnostic {
+    let config = json::parse(format!(r#"{{"testing_criteria": {F1_CRITERIA}}}"#).as_bytes())
+        .expect("the config parses");
+    let loaded = dataset::load(rows, Some(&config)).expect("the rows load");
     let Dataset::Foundry(foundry) = &loaded.dataset else {
         panic!("expected Foundry rows");
     };
-    let error = foundry.rows[0]
-        .row
-        .as_ref()
-        .expect_err("the long row is unusable");
-    assert_eq!(error.message, format!("string is {limit}"));
     assert!(foundry.rows[1].row.is_ok());
     let report = engine::score(&loaded.dataset);
     assert_eq!(report.items[0].status, Some(ItemStatus::Error));
     assert_eq!(report.items[1].status, Some(ItemStatus::Pass));
+    foundry.rows[0]
+        .row
+        .clone()
+        .expect_err("the first row is unusable")
 }
 
 fn pointer_of(diagnostic: &agenteval_core::Diagnostic) -> &str {
@@ -486,29 +496,13 @@ fn a_repeated_key_makes_only_its_item_or_row_an_error() {
         assert_eq!(pointer_of(&error.diagnostics[0]), pointer);
     }
 
-    let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
-        "evaluator_name": "builtin.f1_score",
-        "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]});
-    let rows =
-        br#"[{"response": "a", "truth": "b", "truth": "a"}, {"response": "b c", "truth": "b c"}]"#;
-    let loaded = dataset::load(rows, Some(&config)).expect("the rows load");
-    let Dataset::Foundry(foundry) = &loaded.dataset else {
-        panic!("expected Foundry rows");
-    };
-    let error = foundry.rows[0]
-        .row
-        .as_ref()
-        .expect_err("the row with a repeated key is unusable");
-    assert_eq!(pointer_of(error), "/0/truth");
+    let error = first_of_two_rows_is_unusable(
+        br#"[{"response": "a", "truth": "b", "truth": "a"}, {"response": "b c", "truth": "b c"}]"#,
+    );
+    assert_eq!(pointer_of(&error), "/0/truth");
     assert_eq!(error.message, repeated("truth"));
-    assert!(foundry.rows[1].row.is_ok());
-    let report = engine::score(&loaded.dataset);
-    assert_eq!(report.items[0].status, Some(ItemStatus::Error));
-    assert_eq!(report.items[1].status, Some(ItemStatus::Pass));
 
-    let criteria = r#""testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
-        "evaluator_name": "builtin.f1_score",
-        "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.truth}}"}}]"#;
+    let criteria = format!(r#""testing_criteria": {F1_CRITERIA}"#);
     let inline = format!(
         r#"{{{criteria}, "data": [{{"response": "a", "truth": "a"}}, {{"response": "a", "response": "b", "truth": "a"}}]}}"#
     );
