@@ -353,7 +353,8 @@ fn threshold_number(threshold: f64) -> Option<Number> {
 }
 
 /// Indices of the items the report addresses turn by turn, in first-seen order.
-/// The items `report` has outcomes for, each once, in order.
+/// The items `report` has outcomes for, in order; an item's outcomes are consecutive in a report,
+/// so each item comes once.
 fn scored_indices(report: &RunReport) -> Vec<usize> {
     let mut indices: Vec<usize> = report.items.iter().map(|outcome| outcome.index).collect();
     indices.dedup();
