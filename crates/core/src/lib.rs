@@ -31,6 +31,7 @@ pub mod outcome;
 pub mod report;
 pub mod resolve;
 pub mod schema;
+mod short_copy;
 mod sorting;
 pub mod status;
 pub mod stream;

@@ -5,6 +5,7 @@
 use std::io;
 
 use crate::json::{Number, Value};
+use crate::short_copy;
 
 const INDENT: &[u8] = b"  ";
 
@@ -12,7 +13,7 @@ const INDENT: &[u8] = b"  ";
 /// byte for byte as `serde_json::to_writer_pretty` writes it there.
 ///
 /// # Errors
-/// Only if serde_json fails to write a number or an escaped string.
+/// Only if serde_json fails to write an escaped string.
 pub fn write_value(buffer: &mut Vec<u8>, value: &Value, depth: usize) -> io::Result<()> {
     write_value_as::<true>(buffer, value, depth)
 }
@@ -28,7 +29,7 @@ fn write_value_as<const CHECKED: bool>(
         Value::Null => buffer.extend_from_slice(b"null"),
         Value::Bool(true) => buffer.extend_from_slice(b"true"),
         Value::Bool(false) => buffer.extend_from_slice(b"false"),
-        Value::Number(number) => serde_json::to_writer(&mut *buffer, number)?,
+        Value::Number(number) => write_number(buffer, number),
         Value::String(text) => write_string::<CHECKED>(buffer, text)?,
         Value::Array(items) => {
             if items.is_empty() {
@@ -109,7 +110,8 @@ impl<'b> ObjectWriter<'b> {
     /// As [`write_value`].
     pub fn number(&mut self, key: &str, number: &Number) -> io::Result<()> {
         self.key::<true>(key)?;
-        serde_json::to_writer(&mut *self.buffer, number).map_err(io::Error::from)
+        write_number(self.buffer, number);
+        Ok(())
     }
 
     /// Adds a member holding an object, which the caller fills and closes.
@@ -138,6 +140,24 @@ impl<'b> ObjectWriter<'b> {
     }
 }
 
+/// A number as serde_json writes it: integers in decimal, floats in zmij's shortest form that
+/// reads back the same, and a float that is not finite (which a `Number` never holds) as `null`.
+fn write_number(buffer: &mut Vec<u8>, number: &Number) {
+    let mut integer = itoa::Buffer::new();
+    let mut float = zmij::Buffer::new();
+    let text = if let Some(unsigned) = number.as_u64() {
+        integer.format(unsigned)
+    } else if let Some(signed) = number.as_i64() {
+        integer.format(signed)
+    } else {
+        match number.as_f64() {
+            Some(value) if value.is_finite() => float.format_finite(value),
+            _ => "null",
+        }
+    };
+    short_copy::append(buffer, text.as_bytes());
+}
+
 /// A string as JSON: copied between quotes when nothing in it needs escaping (not looked for
 /// when `CHECKED` is false), else escaped by serde_json.
 fn write_string<const CHECKED: bool>(buffer: &mut Vec<u8>, text: &str) -> io::Result<()> {
@@ -146,7 +166,7 @@ fn write_string<const CHECKED: bool>(buffer: &mut Vec<u8>, text: &str) -> io::Re
     }
     buffer.reserve(text.len() + 2);
     buffer.push(b'"');
-    buffer.extend_from_slice(text.as_bytes());
+    short_copy::append(buffer, text.as_bytes());
     buffer.push(b'"');
     Ok(())
 }
@@ -190,7 +210,7 @@ fn push_newline(buffer: &mut Vec<u8>, depth: usize) {
     const LINE: &[u8; 65] = b"\n                                                                ";
     let width = depth * INDENT.len();
     if let Some(line) = LINE.get(..=width) {
-        buffer.extend_from_slice(line);
+        short_copy::append(buffer, line);
         return;
     }
     buffer.push(b'\n');
@@ -241,7 +261,7 @@ mod tests {
             "d": [],
             "e": [[[]], [{}], null, true, false],
             "f": ["quote \" back \\ tab \t bell \u{7} del \u{7f}", "é 日本 \u{E200}", ""],
-            "g": [0, -1, 1.0, 0.1, 1e300, -2.5e-8, 12345678901234567890u64, 0.43243243243243246],
+            "g": [0, -1, 1.0, 0.1, 1e300, -2.5e-8, 12345678901234567890u64, 0.43243243243243246, i64::MIN, u64::MAX, -0.0, 5e-324, f64::MAX],
             "esc\"aped key": {"x": {"y": {"z": [1]}}},
             "deep": (0..40).fold(json!({"bottom": [1, 2]}), |inner, depth| if depth % 2 == 0 {
                 json!([inner, depth])
