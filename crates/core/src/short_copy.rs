@@ -1,16 +1,14 @@
-//! Appending short byte strings to a buffer, and owning short strings, without `memcpy` when
-//! compiled to WebAssembly.
+//! Appending short byte strings to a buffer without `memcpy` when compiled to WebAssembly.
 //!
 //! A copy whose length is known only at run time is a call to `memcpy`, which in WebAssembly is
 //! the `memory.copy` instruction. V8 runs that as a call out of the compiled code: about 10 ns
 //! whatever the length (measured in Node 20), where a native `memcpy` of a few bytes takes one or
-//! two. A dataset item is read and its scored form written in hundreds of such copies (keys,
-//! short strings, indentation), so in WebAssembly they cost more than the bytes they move. A copy
-//! of a constant size is compiled to plain loads and stores instead; so there, a short byte
-//! string is appended in windows of a constant size: whole windows, then one last window that
-//! ends where the bytes end and overlaps the window before it (the bytes written twice are the
-//! same both times). Native code keeps `extend_from_slice` and `to_owned`, which the windows would
-//! only slow down.
+//! two. A scored item is written in hundreds of such copies (keys, short strings, indentation),
+//! so in WebAssembly they cost more than the bytes they move. A copy of a constant size is
+//! compiled to plain loads and stores instead; so there, a short byte string is appended in
+//! windows of a constant size: whole windows, then one last window that ends where the bytes end
+//! and overlaps the window before it (the bytes written twice are the same both times). Native
+//! code keeps `extend_from_slice`, which the windows would only slow down.
 
 /// Longest byte string appended in windows; a longer one is one `memory.copy`, which by then
 /// costs less than the windows.
@@ -23,27 +21,6 @@ pub fn append(buffer: &mut Vec<u8>, bytes: &[u8]) {
     } else {
         buffer.extend_from_slice(bytes);
     }
-}
-
-/// `text` as an owned `String`, as `to_owned` makes it. In WebAssembly a text up to
-/// [`LONGEST_OWNED_IN_WINDOWS`] bytes is copied in windows; its bytes are then checked as UTF-8
-/// again, which for so few bytes costs less than the `memory.copy` it saves.
-pub fn owned(text: &str) -> String {
-    if cfg!(target_arch = "wasm32") && text.len() <= LONGEST_OWNED_IN_WINDOWS {
-        owned_in_windows(text)
-    } else {
-        text.to_owned()
-    }
-}
-
-/// Longest text [`owned`] copies in windows: the keys and short strings of a dataset.
-const LONGEST_OWNED_IN_WINDOWS: usize = 32;
-
-/// [`owned`] in windows.
-fn owned_in_windows(text: &str) -> String {
-    let mut bytes = Vec::with_capacity(text.len());
-    append_in_windows(&mut bytes, text.as_bytes());
-    String::from_utf8(bytes).unwrap_or_else(|_| text.to_owned())
 }
 
 /// [`append`] in windows of a constant size, up to [`LONGEST_IN_WINDOWS`] bytes.
@@ -93,16 +70,6 @@ mod tests {
                     assert_eq!(buffer, expected, "prefix {prefix}, length {length}");
                 }
             }
-        }
-    }
-
-    #[test]
-    fn owns_every_text_as_to_owned_does() {
-        let source = "aé日\u{1F600}bc".repeat(8);
-        for end in (0..=source.len()).filter(|&end| source.is_char_boundary(end)) {
-            let text = &source[..end];
-            assert_eq!(owned(text), text);
-            assert_eq!(owned_in_windows(text), text);
         }
     }
 

@@ -7,7 +7,7 @@
 //! control characters the check has already ruled out.
 
 use crate::json::{Map, Number, Value};
-use crate::short_copy;
+
 use crate::text::float_parse;
 
 /// The value of `text`, one JSON value with optional surrounding whitespace, and whether any of
@@ -136,7 +136,7 @@ impl Builder<'_> {
         match self.bytes().get(end)? {
             b'"' => {
                 self.pos = end + 1;
-                self.text.get(start..end).map(short_copy::owned)
+                self.text.get(start..end).map(str::to_owned)
             }
             b'\\' => {
                 self.escaped = true;
