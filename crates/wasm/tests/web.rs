@@ -1,6 +1,6 @@
 //! The binding inside a JavaScript engine (`wasm-bindgen-test`, run by `cargo xtask test` in Node
-//! and in headless Chromium): the exports' values, their errors, the streaming run, and how the
-//! allocator grows the module's memory.
+//! and in headless Chromium): the exports' values, their errors, the streaming run, how the
+//! allocator grows the module's memory, and the scored document's bytes as the module writes them.
 
 #![cfg(target_arch = "wasm32")]
 
@@ -253,4 +253,77 @@ fn strings_reach_the_module_as_their_utf8_whatever_their_share_of_non_ascii() {
             "a\u{FFFD}b\u{FFFD}".as_bytes().to_vec()
         ))
     );
+}
+
+/// The scored document written inside WebAssembly, where short strings, indentation and numbers
+/// are copied in windows of a constant size, is byte for byte what serde_json writes: strings
+/// and keys of every length up to past the longest copied in windows, ASCII and not, nesting
+/// deeper than one copy of indentation covers, and numbers of every kind.
+#[wasm_bindgen_test]
+fn scored_documents_are_written_as_serde_json_writes_them_whatever_the_lengths_of_strings() {
+    let ascii: Vec<String> = (0..=300)
+        .map(|length| (b'a'..=b'z').cycle().take(length).map(char::from).collect())
+        .collect();
+    let other: Vec<String> = (0..=100)
+        .map(|count| "é中😀x".chars().cycle().take(count).collect())
+        .collect();
+    let keys: Vec<serde_json::Map<String, serde_json::Value>> = (0..4)
+        .map(|group| {
+            (group * 35 + 1..=group * 35 + 35)
+                .map(|length| ("k".repeat(length), serde_json::Value::from(length)))
+                .collect()
+        })
+        .collect();
+    let deep = (0..40).fold(
+        serde_json::json!(["bottom", 1.5]),
+        |inner, depth| serde_json::json!({ "level": depth, "next": [inner] }),
+    );
+    let extensions = serde_json::json!({
+        "ascii": ascii,
+        "other": other,
+        "keys": keys,
+        "deep": deep,
+        "numbers": [0, -1, 7, 1.5, 0.1, 1e300, -2.5e-8, 5e-324, u64::MAX, i64::MIN, -0.0],
+    });
+    let items: Vec<serde_json::Value> = ascii
+        .iter()
+        .skip(1)
+        .step_by(7)
+        .zip(other.iter().skip(1).cycle())
+        .map(|(prompt, response)| {
+            serde_json::json!({
+                "prompt": prompt,
+                "response": response,
+                "expected_response": prompt,
+                "extensions": extensions,
+            })
+        })
+        .collect();
+    let document = serde_json::json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": { "ExactMatch": {} },
+        "items": items,
+    });
+    let text = serde_json::to_string(&document).expect("JSON");
+    let outline = agenteval_core::dataset::m365::DocumentOutline::read(&text).expect("streamed");
+    let options = agenteval_core::report::m365_document::DocumentOptions {
+        evaluated_at: Some("2026-12-01T12:00:00Z".to_owned()),
+    };
+    let mut written = Vec::new();
+    agenteval_core::stream::write_scored(&text, outline, &options, &mut written).expect("written");
+    let Ok(written) = String::from_utf8(written) else {
+        panic!("the scored document is not UTF-8");
+    };
+    let parsed: serde_json::Value = serde_json::from_str(&written).expect("JSON");
+    assert_eq!(
+        serde_json::to_string_pretty(&parsed).expect("JSON"),
+        written
+    );
+    let scored = parsed["items"].as_array().expect("items");
+    assert_eq!(scored.len(), items.len());
+    for (scored, item) in scored.iter().zip(&items) {
+        assert_eq!(scored["extensions"], item["extensions"]);
+        assert_eq!(scored["prompt"], item["prompt"]);
+        assert_eq!(scored["response"], item["response"]);
+    }
 }
