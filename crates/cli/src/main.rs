@@ -16,6 +16,9 @@
     )
 )]
 
+mod allocator;
+#[cfg(test)]
+mod allocator_tests;
 mod input;
 mod output;
 mod summary;
@@ -27,7 +30,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 /// The CLI builds and drops large JSON trees; mimalloc handles that far better than glibc malloc.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
 /// Scores AI-agent evaluation datasets (M365 Copilot eval documents, Foundry JSONL).
 #[derive(Debug, Parser)]

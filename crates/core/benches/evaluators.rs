@@ -3,6 +3,8 @@
 //! into memory, as a caller holding the output would, and into a sink that only counts the bytes,
 //! as the CLI streams it into a file or a pipe without holding it.
 
+#[path = "../../cli/src/allocator.rs"]
+mod allocator;
 mod support;
 
 use std::hint::black_box;
@@ -18,7 +20,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// The allocator the shipped `agenteval` binary uses, so the figures are the CLI's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
 /// A writer that keeps only the number of bytes given to it.
 #[derive(Default)]

@@ -8,6 +8,8 @@
 //! `compare_reference once FILE` (one untimed pass of each evaluator, for instruction counts under
 //! callgrind: divide by the item count).
 
+#[path = "../../cli/src/allocator.rs"]
+mod allocator;
 #[path = "../benches/support/mod.rs"]
 mod support;
 
@@ -20,7 +22,7 @@ use agenteval_core::{evaluators, Inputs, Options};
 
 /// The allocator the shipped `agenteval` binary uses, so per-item figures are the CLI's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,5 +1,8 @@
 //! Times each phase of scoring a document (development aid): `phases FILE`.
 
+#[path = "../../cli/src/allocator.rs"]
+mod allocator;
+
 use std::time::Instant;
 
 use agenteval_core::dataset::{self, Dataset};
@@ -7,7 +10,7 @@ use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, json, schema};
 
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: allocator::MiMalloc = allocator::MiMalloc;
 
 fn main() -> Result<(), String> {
     let path = std::env::args().nth(1).ok_or("usage: phases FILE")?;
