@@ -6,11 +6,15 @@
 //! replacement of the whole words `a`/`an`/`the` (Python `re` `\b` semantics) by a space, and
 //! splitting on Python whitespace.
 //!
-//! Speed: all four steps are one walk over the text, with a per-byte action table for ASCII and
-//! per-character lower-casing for the rest (the text is lower-cased whole first only when a
-//! capital sigma makes Python's result depend on context); plain ASCII text takes a tighter loop
-//! still. Tokens are spans of one buffer, and the multiset intersection counts them in a hash
-//! map.
+//! Speed: all four steps are one walk over the text. A token of ASCII letters and digits that
+//! the normalisation leaves as it is (the common case) is only classified, byte by byte in a tight
+//! loop, and kept as a span of the text itself; any other token (capitals to lower-case,
+//! punctuation, control or non-ASCII characters) is written out by the general walk, with a
+//! per-byte action table for ASCII and per-character lower-casing for the rest (the text is
+//! lower-cased whole first only when a capital sigma makes Python's result depend on context).
+//! The multiset intersection counts the tokens in a hash map.
+
+use std::borrow::Cow;
 
 use super::python;
 use crate::multiset;
@@ -29,32 +33,120 @@ pub fn tokens(text: &str, lowercase: bool) -> Vec<String> {
         .collect()
 }
 
-/// A text's tokens: spans of its normalised bytes.
-struct Tokens {
-    normalized: Vec<u8>,
-    spans: Vec<(usize, usize)>,
+/// A text's tokens: spans of the text itself or of the bytes the walk wrote.
+struct Tokens<'t> {
+    text: Cow<'t, str>,
+    written: Vec<u8>,
+    spans: Vec<Span>,
 }
 
-impl Tokens {
-    /// The tokens of `text`, by [`ascii_tokens`] when it applies.
-    fn of(text: &str, lowercase: bool) -> Self {
-        ascii_tokens(text, lowercase).unwrap_or_else(|| Tokens::walked(text, lowercase))
+/// Where a token's bytes are.
+#[derive(Clone, Copy)]
+enum Span {
+    /// In the text, unchanged by the normalisation.
+    Text(usize, usize),
+    /// In the bytes the general walk wrote.
+    Written(usize, usize),
+}
+
+impl<'t> Tokens<'t> {
+    /// The tokens of `text`. Python lower-cases a capital sigma by its context, so text holding
+    /// one is lower-cased whole first; other text is lower-cased as it is walked.
+    fn of(text: &'t str, lowercase: bool) -> Self {
+        if lowercase && python::has_capital_sigma(text) {
+            Tokens::read(Cow::Owned(python::lower(text)), false)
+        } else {
+            Tokens::read(Cow::Borrowed(text), lowercase)
+        }
     }
 
-    /// Any text: Python lower-cases a capital sigma by its context, so text holding one is
-    /// lower-cased whole first; other text is lower-cased one character at a time as it is walked.
-    fn walked(text: &str, lowercase: bool) -> Self {
-        if lowercase && python::has_capital_sigma(text) {
-            Tokenizer::run(&python::lower(text), false)
+    /// The general walk alone, every token written out (the tests' second way to the tokens).
+    #[cfg(test)]
+    fn walked(text: &'t str, lowercase: bool) -> Self {
+        let lowered;
+        let (text, lowercase) = if lowercase && python::has_capital_sigma(text) {
+            lowered = python::lower(text);
+            (lowered.as_str(), false)
         } else {
-            Tokenizer::run(text, lowercase)
+            (text, lowercase)
+        };
+        let mut tokenizer = Tokenizer::new(text.len());
+        tokenizer.walk(text, lowercase);
+        tokenizer.end_token();
+        Tokens {
+            text: Cow::Borrowed(""),
+            written: tokenizer.normalized,
+            spans: tokenizer.spans,
+        }
+    }
+
+    /// Walks `text` token by token. A token is first only classified: while its bytes are ASCII
+    /// letters and digits the normalisation keeps as they are, it is one whole `\w` run, kept as a
+    /// span of the text unless it is an article. At its first other byte the token so far goes to
+    /// the general walk ([`Tokenizer`]), which writes it out and carries on up to the next ASCII
+    /// whitespace, where the next token starts in the text again.
+    fn read(text: Cow<'t, str>, lowercase: bool) -> Self {
+        let table = action_table(lowercase);
+        let bytes = text.as_bytes();
+        let mut tokenizer = Tokenizer::new(bytes.len());
+        let mut at = 0;
+        while at <= bytes.len() {
+            let start = at;
+            let mut ended = false;
+            while let Some(&byte) = bytes.get(at) {
+                let action = table.get(usize::from(byte)).copied().unwrap_or(OTHER);
+                if action == byte && action > OTHER {
+                    at += 1;
+                } else {
+                    ended = action == SPACE;
+                    break;
+                }
+            }
+            if ended || at == bytes.len() {
+                push_kept_word(&mut tokenizer.spans, bytes, start, at);
+            } else {
+                tokenizer.start_token(bytes.len());
+                let word = bytes.get(start..at).unwrap_or_default();
+                tokenizer.normalized.extend_from_slice(word);
+                at = tokenizer.walk_token(&text, at, table, lowercase);
+                tokenizer.end_token();
+            }
+            at += 1;
+        }
+        Tokens {
+            written: tokenizer.normalized,
+            spans: tokenizer.spans,
+            text,
         }
     }
 
     fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> {
-        self.spans
-            .iter()
-            .map(|&(start, end)| self.normalized.get(start..end).unwrap_or_default())
+        self.spans.iter().map(|&span| {
+            match span {
+                Span::Text(start, end) => self.text.as_bytes().get(start..end),
+                Span::Written(start, end) => self.written.get(start..end),
+            }
+            .unwrap_or_default()
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+}
+
+/// Adds the unchanged word `bytes[start..end]` as a token unless it is empty or an article.
+fn push_kept_word(spans: &mut Vec<Span>, bytes: &[u8], start: usize, end: usize) {
+    if end > start && !bytes.get(start..end).is_some_and(is_article) {
+        spans.push(Span::Text(start, end));
+    }
+}
+
+fn action_table(lowercase: bool) -> &'static [u8; 256] {
+    if lowercase {
+        &ASCII_LOWERED
+    } else {
+        &ASCII_KEPT
     }
 }
 
@@ -66,28 +158,58 @@ impl Tokens {
 /// token, as the space the reference puts in its place would.
 struct Tokenizer {
     normalized: Vec<u8>,
-    spans: Vec<(usize, usize)>,
+    spans: Vec<Span>,
     token_start: usize,
     run_start: usize,
 }
 
 impl Tokenizer {
-    fn run(text: &str, lowercase: bool) -> Tokens {
-        let table = if lowercase {
-            &ASCII_LOWERED
-        } else {
-            &ASCII_KEPT
-        };
-        let mut tokenizer = Tokenizer {
-            normalized: Vec::with_capacity(text.len()),
-            spans: Vec::with_capacity(text.len() / 4 + 1),
+    fn new(text_len: usize) -> Self {
+        Tokenizer {
+            normalized: Vec::new(),
+            spans: Vec::with_capacity(text_len / 4 + 1),
             token_start: 0,
             run_start: 0,
-        };
+        }
+    }
+
+    /// Takes over a token at its start: makes room to write it out the first time.
+    fn start_token(&mut self, text_len: usize) {
+        if self.normalized.capacity() == 0 {
+            self.normalized.reserve(text_len);
+        }
+    }
+
+    /// Walks all of `text`, from a token's start.
+    #[cfg(test)]
+    fn walk(&mut self, text: &str, lowercase: bool) {
+        self.start_token(text.len());
+        let table = action_table(lowercase);
         let mut at = 0;
+        while at < text.len() {
+            at = self.walk_token(text, at, table, lowercase);
+            if at < text.len() {
+                self.end_token();
+                at += 1;
+            }
+        }
+    }
+
+    /// Walks `text` from `at` up to its next ASCII whitespace byte (not taken) or its end, and
+    /// returns where it stopped.
+    fn walk_token(
+        &mut self,
+        text: &str,
+        mut at: usize,
+        table: &[u8; 256],
+        lowercase: bool,
+    ) -> usize {
         while let Some(&byte) = text.as_bytes().get(at) {
             if byte.is_ascii() {
-                tokenizer.push_ascii(table, byte);
+                if table.get(usize::from(byte)) == Some(&SPACE) {
+                    return at;
+                }
+                self.push_ascii(table, byte);
                 at += 1;
                 continue;
             }
@@ -97,17 +219,13 @@ impl Tokenizer {
             at += c.len_utf8();
             if lowercase {
                 let (first, second) = python::lower_one(c);
-                tokenizer.push_char(first);
-                second.into_iter().for_each(|c| tokenizer.push_char(c));
+                self.push_char(first);
+                second.into_iter().for_each(|c| self.push_char(c));
             } else {
-                tokenizer.push_char(c);
+                self.push_char(c);
             }
         }
-        tokenizer.end_token();
-        Tokens {
-            normalized: tokenizer.normalized,
-            spans: tokenizer.spans,
-        }
+        text.len()
     }
 
     #[inline(always)]
@@ -162,48 +280,10 @@ impl Tokenizer {
         self.close_run();
         let end = self.normalized.len();
         if end > self.token_start {
-            self.spans.push((self.token_start, end));
+            self.spans.push(Span::Written(self.token_start, end));
         }
         self.token_start = end;
         self.run_start = end;
-    }
-}
-
-/// The common case in one tight loop: ASCII text whose punctuation-free form holds only letters,
-/// digits and whitespace. Then every token is one whole `\w` run, so no run needs tracking and
-/// article tokens are simply dropped. `None` leaves other text to [`Tokenizer`].
-fn ascii_tokens(text: &str, lowercase: bool) -> Option<Tokens> {
-    if !text.is_ascii() {
-        return None;
-    }
-    let table = if lowercase {
-        &ASCII_LOWERED
-    } else {
-        &ASCII_KEPT
-    };
-    let mut normalized = Vec::with_capacity(text.len());
-    let mut spans = Vec::with_capacity(text.len() / 4 + 1);
-    let mut start = 0;
-    for &byte in text.as_bytes() {
-        match table.get(usize::from(byte)).copied().unwrap_or(OTHER) {
-            DROPPED => {}
-            SPACE => {
-                push_word(&mut spans, &normalized, start);
-                start = normalized.len();
-            }
-            OTHER => return None,
-            kept => normalized.push(kept),
-        }
-    }
-    push_word(&mut spans, &normalized, start);
-    Some(Tokens { normalized, spans })
-}
-
-/// Adds the word `normalized[start..]` as a token unless it is empty or an article.
-fn push_word(spans: &mut Vec<(usize, usize)>, normalized: &[u8], start: usize) {
-    let end = normalized.len();
-    if end > start && !normalized.get(start..).is_some_and(is_article) {
-        spans.push((start, end));
     }
 }
 
@@ -249,8 +329,8 @@ pub fn f1_score(prediction: &str, reference: &str, lowercase: bool) -> f64 {
     if common == 0 {
         return 0.0;
     }
-    let precision = 1.0 * common as f64 / predicted.spans.len() as f64;
-    let recall = 1.0 * common as f64 / expected.spans.len() as f64;
+    let precision = 1.0 * common as f64 / predicted.len() as f64;
+    let recall = 1.0 * common as f64 / expected.len() as f64;
     (2.0 * precision * recall) / (precision + recall)
 }
 
