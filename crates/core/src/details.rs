@@ -9,6 +9,10 @@ use std::ops::Index;
 use crate::json::{Map, Value};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+/// Room made at the first insert: enough for every built-in evaluator's details, so that none
+/// grows the list a second time (a vector's first growth makes room for four).
+const FIRST_ROOM: usize = 8;
+
 /// Evaluator-specific fields of a result: keys unique, in insertion order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Details(Vec<(Cow<'static, str>, Value)>);
@@ -25,7 +29,12 @@ impl Details {
         let value = value.into();
         match self.0.iter_mut().find(|(existing, _)| *existing == key) {
             Some(entry) => entry.1 = value,
-            None => self.0.push((key, value)),
+            None => {
+                if self.0.capacity() == 0 {
+                    self.0.reserve_exact(FIRST_ROOM);
+                }
+                self.0.push((key, value));
+            }
         }
     }
 
