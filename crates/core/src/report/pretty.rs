@@ -142,6 +142,8 @@ impl<'b> ObjectWriter<'b> {
 
 /// A number as serde_json writes it: integers in decimal, floats in zmij's shortest form that
 /// reads back the same, and a float that is not finite (which a `Number` never holds) as `null`.
+/// A whole float below 10^15 (a score of 0 or 1, a count) is written as zmij writes it, the
+/// integer and `.0`, without zmij's 128-bit arithmetic (a library call in WebAssembly).
 fn write_number(buffer: &mut Vec<u8>, number: &Number) {
     let mut integer = itoa::Buffer::new();
     let mut float = zmij::Buffer::new();
@@ -151,11 +153,29 @@ fn write_number(buffer: &mut Vec<u8>, number: &Number) {
         integer.format(signed)
     } else {
         match number.as_f64() {
-            Some(value) if value.is_finite() => float.format_finite(value),
+            Some(value) if value.is_finite() => match small_whole(value) {
+                Some(whole) => {
+                    short_copy::append(buffer, integer.format(whole).as_bytes());
+                    ".0"
+                }
+                None => float.format_finite(value),
+            },
             _ => "null",
         }
     };
     short_copy::append(buffer, text.as_bytes());
+}
+
+/// `value` as an integer when it is a whole number below 10^15 in magnitude, other than `-0.0`
+/// (whose sign an integer cannot hold).
+fn small_whole(value: f64) -> Option<i64> {
+    const LIMIT: f64 = 1e15;
+    let whole = value.fract() == 0.0 && value.abs() < LIMIT;
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "a whole number below 10^15 in magnitude converts exactly"
+    )]
+    (whole && !(value == 0.0 && value.is_sign_negative())).then_some(value as i64)
 }
 
 /// A string as JSON: copied between quotes when nothing in it needs escaping (not looked for
@@ -257,6 +277,41 @@ mod tests {
         }
         assert!(!needs_escape(b""));
         assert!(!needs_escape("é日本\u{E200}\u{7f}".as_bytes()));
+    }
+
+    #[test]
+    fn floats_are_written_as_serde_json_writes_them() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -2.5,
+            1e15,
+            -1e15,
+            1e16,
+            9_007_199_254_740_992.0,
+        ];
+        for exponent in 0..=16 {
+            let power = 10f64.powi(exponent);
+            values.extend([power, -power, power - 1.0, power + 1.0, power * 1.5]);
+        }
+        let mut rng = crate::test_rng::XorShift::new(0x1234_5678_9ABC_DEF1);
+        for _ in 0..2000 {
+            let bits = rng.next_u64();
+            values.push(f64::from_bits(bits));
+            values.push((bits >> 14) as f64);
+            values.push((bits >> 11) as f64 / 1024.0);
+            values.push(-((bits >> 20) as f64));
+        }
+        for value in values.into_iter().filter(|value| value.is_finite()) {
+            let Some(number) = Number::from_f64(value) else {
+                continue;
+            };
+            let mut written = Vec::new();
+            write_number(&mut written, &number);
+            let expected = serde_json::to_string(&value).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), expected, "{value:?}");
+        }
     }
 
     #[test]

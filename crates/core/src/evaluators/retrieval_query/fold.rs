@@ -70,16 +70,21 @@ pub(crate) fn eq_folded(text: &str, folded: &str) -> bool {
     }
 }
 
+/// Whether `haystack` holds `lower_needle` (lower-case ASCII) ignoring ASCII case. Places where
+/// the needle could start are found by `memchr`'s vectorised search for its first byte in either
+/// case, and only those are compared.
 fn ascii_contains_ignore_case(haystack: &[u8], lower_needle: &[u8]) -> bool {
     let Some(&first) = lower_needle.first() else {
         return true;
     };
-    if lower_needle.len() > haystack.len() {
+    let Some(last_start) = haystack.len().checked_sub(lower_needle.len()) else {
         return false;
-    }
-    haystack.windows(lower_needle.len()).any(|window| {
-        window.first().map(u8::to_ascii_lowercase) == Some(first)
-            && window.eq_ignore_ascii_case(lower_needle)
+    };
+    let starts = haystack.get(..=last_start).unwrap_or_default();
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), starts).any(|start| {
+        haystack
+            .get(start..start + lower_needle.len())
+            .is_some_and(|window| window.eq_ignore_ascii_case(lower_needle))
     })
 }
 
@@ -121,6 +126,32 @@ mod tests {
         ));
         assert!(eq_folded("ÉMAIL", &fold("émail")));
         assert!(!eq_folded("Email", &fold("Emails")));
+    }
+
+    #[test]
+    fn ascii_search_finds_what_a_naive_search_finds() {
+        let naive = |haystack: &[u8], needle: &[u8]| {
+            needle.is_empty()
+                || haystack
+                    .windows(needle.len())
+                    .any(|window| window.eq_ignore_ascii_case(needle))
+        };
+        let mut rng = crate::test_rng::XorShift::new(0x5DEE_CE66_D1CE_4E5B);
+        for _ in 0..20_000 {
+            let text = |rng: &mut crate::test_rng::XorShift, longest: usize| -> Vec<u8> {
+                let length = rng.below(longest + 1);
+                (0..length).map(|_| b"aAbB1 -"[rng.below(7)]).collect()
+            };
+            let haystack = text(&mut rng, 24);
+            let needle = text(&mut rng, 4).to_ascii_lowercase();
+            assert_eq!(
+                ascii_contains_ignore_case(&haystack, &needle),
+                naive(&haystack, &needle),
+                "{:?} in {:?}",
+                String::from_utf8_lossy(&needle),
+                String::from_utf8_lossy(&haystack)
+            );
+        }
     }
 
     #[test]
