@@ -283,7 +283,7 @@ fn scored_documents_are_written_as_serde_json_writes_them_whatever_the_lengths_o
         "other": other,
         "keys": keys,
         "deep": deep,
-        "numbers": [0, -1, 7, 1.5, 0.1, 1e300, -2.5e-8, 5e-324, u64::MAX, i64::MIN, -0.0],
+        "numbers": [0, -1, 7, 1.5, 0.1, 1e300, -2.5e-8, 5e-324, u64::MAX, i64::MIN, -0.0, 1.0, -3.0, 1e15, 1e16],
     });
     let items: Vec<serde_json::Value> = ascii
         .iter()
