@@ -28,19 +28,20 @@ import { join } from "node:path";
 
 import { launchChromium, root, serve } from "./helpers.js";
 
-const [documentPath, cli] = process.argv.slice(2);
+const [documentPath, cli, plainCli] = process.argv.slice(2);
 const ROUNDS = 5;
 
 /**
  * The CLI's time for `format`, written to `/dev/null` or, with `out`, to that file (removed
- * afterwards).
+ * afterwards); `binary` picks another build of the CLI (the one without profile-guided
+ * optimisation, for comparison).
  */
-function cliSeconds(format, out = "/dev/null") {
+function cliSeconds(format, out = "/dev/null", binary = cli) {
   const started = performance.now();
-  const result = spawnSync(cli, ["score", documentPath, "--format", format, "--out", out], { stdio: "ignore" });
+  const result = spawnSync(binary, ["score", documentPath, "--format", format, "--out", out], { stdio: "ignore" });
   const seconds = (performance.now() - started) / 1000;
   if (out !== "/dev/null") rmSync(out, { force: true });
-  if (result.status !== 0 && result.status !== 1) throw new Error(`${cli} failed: ${result.status}`);
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${binary} failed: ${result.status}`);
   return seconds;
 }
 
@@ -125,6 +126,7 @@ try {
       reportSeconds: cliSeconds("report"),
       documentSeconds: cliSeconds("document"),
       documentToMemorySeconds: cliSeconds("document", IN_MEMORY_OUT),
+      plainDocumentSeconds: plainCli ? cliSeconds("document", "/dev/null", plainCli) : null,
     };
     rounds.push({ native, node: await node.round(), chromium: await chromium.round() });
   }

@@ -6,8 +6,12 @@
 use std::path::Path;
 use std::time::Instant;
 
+use crate::pgo;
 use crate::run::{cargo, project_root, Step};
 use crate::wasm;
+
+/// How long the profile-guided build of the criterion benchmarks runs each benchmark to train.
+const PGO_TRAINING_SECONDS: u32 = 3;
 
 /// The reference implementation the comparison runs against.
 const REFERENCE: &str = "azure-ai-evaluation==1.18.10";
@@ -23,14 +27,16 @@ pub fn run_wasm() -> Result<(), String> {
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
     wasm::build()?;
+    let cli = pgo::build_cli()?;
     cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
-    let cli = wasm::target_dir().join("release/agenteval");
+    let plain_cli = wasm::target_dir().join("release/agenteval");
     let figures = json_figures(
         &Step::new("node")
             .arg("--expose-gc")
             .arg("bench.mjs")
             .arg(&document)
             .arg(&cli)
+            .arg(&plain_cli)
             .env("CHROMIUM", wasm::CHROMIUM)
             .dir(wasm::js_tests_dir())
             .output()?,
@@ -74,11 +80,12 @@ pub fn run_wasm() -> Result<(), String> {
         "evaluate + render"
     );
     const RUNTIMES: [&str; 2] = ["node", "chromium"];
-    let mut ratios: [[Vec<f64>; 6]; 2] = Default::default();
+    let mut ratios: [[Vec<f64>; 7]; 2] = Default::default();
     for (index, round) in rounds.iter().enumerate() {
         let native_report = figure(&round["native"], "reportSeconds")?;
         let native_document = figure(&round["native"], "documentSeconds")?;
         let native_in_memory = figure(&round["native"], "documentToMemorySeconds")?;
+        let plain_document = figure(&round["native"], "plainDocumentSeconds")?;
         println!(
             "{:<22} {:>15.3}s {:>15.3}s {:>16} {:>15.3}s {:>16} {:>16} {:>19}",
             format!("round {}: native CLI", index + 1),
@@ -90,6 +97,12 @@ pub fn run_wasm() -> Result<(), String> {
             "—",
             "—"
         );
+        println!(
+            "{:<22} {:>16} {:>15.3}s",
+            format!("round {}: without PGO", index + 1),
+            "—",
+            plain_document
+        );
         for (runtime, runtime_ratios) in RUNTIMES.into_iter().zip(ratios.iter_mut()) {
             let entry = &round[runtime];
             let to_bytes = figure(entry, "documentSeconds")?;
@@ -100,6 +113,7 @@ pub fn run_wasm() -> Result<(), String> {
                 (to_bytes, native_in_memory),
                 (figure(entry, "documentFromTextSeconds")?, native_document),
                 (figure(entry, "documentStringSeconds")?, native_document),
+                (to_bytes, plain_document),
             ];
             let cells = measured
                 .map(|(seconds, native)| format!("{seconds:.3}s ({:.2}×)", seconds / native));
@@ -119,16 +133,17 @@ pub fn run_wasm() -> Result<(), String> {
             }
         }
     }
-    for (runtime, [score, stream, document, kept, from_text, string]) in
+    for (runtime, [score, stream, document, kept, from_text, string, against_plain]) in
         RUNTIMES.into_iter().zip(&ratios)
     {
         let median = |values: &[f64]| median_by(values, |ratio| *ratio).unwrap_or(f64::NAN);
         println!(
-            "median ratio, {runtime:<8}: score → report {:.2}×, doc → stream {:.2}×, doc → bytes {:.2}× (against the CLI's file in memory {:.2}×), text → bytes {:.2}×, text → string {:.2}× (target 1.5×)",
+            "median ratio, {runtime:<8}: score → report {:.2}×, doc → stream {:.2}×, doc → bytes {:.2}× (against the CLI's file in memory {:.2}×, against the CLI built without PGO {:.2}×), text → bytes {:.2}×, text → string {:.2}× (target 1.5×)",
             median(score),
             median(stream),
             median(document),
             median(kept),
+            median(against_plain),
             median(from_text),
             median(string)
         );
@@ -139,16 +154,14 @@ pub fn run_wasm() -> Result<(), String> {
 /// Runs every benchmark and prints the figures the README's performance table records.
 pub fn run() -> Result<(), String> {
     let dir = bench_dir()?;
-    cargo(["bench", "-p", "agenteval-core", "--bench", "evaluators"]).run()?;
+    pgo::bench(PGO_TRAINING_SECONDS)?;
 
     let inputs = dir.join("reference-inputs.json");
     let document = dir.join("document-100k.json");
     let example = compare_reference;
     example(&["write-inputs", &inputs.display().to_string(), "2000"]).run()?;
     example(&["write-document", &document.display().to_string(), "100000"]).run()?;
-    cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
-
-    let cli = wasm::target_dir().join("release/agenteval");
+    let cli = pgo::build_cli()?;
     let scored = dir.join("document-100k.scored.json");
     let mut best = f64::INFINITY;
     for _ in 0..3 {
@@ -281,7 +294,7 @@ fn bench_dir() -> Result<std::path::PathBuf, String> {
 }
 
 /// The core's `compare_reference` example (release build) with `args`.
-fn compare_reference(args: &[&str]) -> Step {
+pub fn compare_reference(args: &[&str]) -> Step {
     cargo([
         "run",
         "--release",

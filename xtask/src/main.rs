@@ -3,8 +3,9 @@
 //! - `example`: build the CLI and score the built-in example datasets (the README's main job).
 //! - `test`: every check and test suite (the README's test command; CI runs it); `test wasm` runs
 //!   only the WebAssembly package's layers.
-//! - `build`: release build of the CLI, and the npm package in `pkg/` (WebAssembly).
-//! - `bench`: criterion benchmarks, the side-by-side comparison with azure-ai-evaluation, and the
+//! - `build`: release build of the CLI with profile-guided optimisation (`pgo`), and the npm
+//!   package in `pkg/` (WebAssembly).
+//! - `bench`: criterion benchmarks (profile-guided), the side-by-side comparison with azure-ai-evaluation, and the
 //!   WebAssembly package's size, start-up time and throughput against the native CLI; `bench wasm`
 //!   runs only the package's figures, `bench compare` only the comparison.
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
@@ -12,6 +13,7 @@
 //! Each command installs what it needs when it is missing.
 
 mod bench;
+mod pgo;
 mod run;
 mod wasm;
 
@@ -111,9 +113,10 @@ fn test() -> Result<(), String> {
     Ok(())
 }
 
-/// The release CLI and the npm package.
+/// The release CLI, built with profile-guided optimisation, and the npm package.
 fn build() -> Result<(), String> {
-    build_cli()?;
+    let cli = pgo::build_cli()?;
+    println!("CLI (profile-guided): {}", cli.display());
     wasm::build().map(|_| ())
 }
 

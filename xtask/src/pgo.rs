@@ -1,0 +1,228 @@
+//! Profile-guided optimisation of the native builds: `cargo xtask build`'s CLI and `cargo xtask
+//! bench`'s criterion run. An instrumented build in `target/pgo-generate` runs a training
+//! workload, `llvm-profdata` (rustup's `llvm-tools` component, added when missing) merges its
+//! counts, and the optimised build in `target/pgo` reads them. Both builds name the host target,
+//! so the flags reach the project's code and not build scripts, and neither disturbs the
+//! `target/` that tests use.
+//!
+//! The CLI is trained by scoring the built-in examples in every format and a generated 20 000-
+//! item document (`compare_reference write-document`) as a document and as a report. A profile
+//! only fits code compiled exactly as it was recorded, so the criterion benchmarks cannot read
+//! the CLI's: they are trained by their own bench binary, every benchmark run for a few seconds
+//! without measuring (`--profile-time`), as `cargo pgo bench` does.
+
+use std::path::{Path, PathBuf};
+
+use crate::bench;
+use crate::run::{cargo, project_root, Step};
+use crate::wasm;
+
+/// Where the optimised builds go (`target/pgo/<host>/release/agenteval` for the CLI).
+pub fn target_dir() -> PathBuf {
+    wasm::target_dir().join("pgo")
+}
+
+fn generate_dir() -> PathBuf {
+    wasm::target_dir().join("pgo-generate")
+}
+
+/// Builds the CLI with profile-guided optimisation and returns its path.
+///
+/// # Errors
+/// When a build, the training or the merge fails.
+pub fn build_cli() -> Result<PathBuf, String> {
+    let host = host_triple()?;
+    let training_document = generate_dir().join("training-20k.json");
+    if !training_document.exists() {
+        std::fs::create_dir_all(generate_dir())
+            .map_err(|error| format!("cannot create {}: {error}", generate_dir().display()))?;
+        bench::compare_reference(&[
+            "write-document",
+            &training_document.display().to_string(),
+            "20000",
+        ])
+        .run()?;
+    }
+    let raw = fresh_dir(&generate_dir().join("cli-profiles"))?;
+    cargo([
+        "build",
+        "--release",
+        "-q",
+        "-p",
+        "agenteval-cli",
+        "--target",
+        &host,
+    ])
+    .env("CARGO_TARGET_DIR", generate_dir())
+    .env(
+        "RUSTFLAGS",
+        rustflags(&format!("-Cprofile-generate={}", raw.display())),
+    )
+    .run()?;
+    let instrumented = generate_dir().join(&host).join("release/agenteval");
+    train_cli(&instrumented, &training_document)?;
+    let profile = merge(&raw, &target_dir().join("cli.profdata"))?;
+    cargo([
+        "build",
+        "--release",
+        "-q",
+        "-p",
+        "agenteval-cli",
+        "--target",
+        &host,
+    ])
+    .env("CARGO_TARGET_DIR", target_dir())
+    .env(
+        "RUSTFLAGS",
+        rustflags(&format!("-Cprofile-use={}", profile.display())),
+    )
+    .run()?;
+    Ok(target_dir().join(&host).join("release/agenteval"))
+}
+
+/// Runs the criterion benchmarks with profile-guided optimisation, trained by the benchmarks
+/// themselves (each run `seconds` without measuring).
+///
+/// # Errors
+/// When a build, the training, the merge or a benchmark fails.
+pub fn bench(seconds: u32) -> Result<(), String> {
+    let host = host_triple()?;
+    let raw = fresh_dir(&generate_dir().join("bench-profiles"))?;
+    let bench_args = [
+        "bench",
+        "-p",
+        "agenteval-core",
+        "--bench",
+        "evaluators",
+        "--target",
+        &host,
+    ];
+    let listing = cargo(bench_args)
+        .args(["--no-run", "--message-format=json"])
+        .env("CARGO_TARGET_DIR", generate_dir())
+        .env(
+            "RUSTFLAGS",
+            rustflags(&format!("-Cprofile-generate={}", raw.display())),
+        )
+        .output()?;
+    let instrumented = bench_executable(&listing)?;
+    Step::new(&instrumented)
+        .args(["--bench", "--profile-time", &seconds.to_string()])
+        .run()?;
+    let profile = merge(&raw, &target_dir().join("bench.profdata"))?;
+    cargo(bench_args)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env(
+            "RUSTFLAGS",
+            rustflags(&format!("-Cprofile-use={}", profile.display())),
+        )
+        .run()
+}
+
+/// The training workload of the CLI.
+fn train_cli(cli: &Path, document: &Path) -> Result<(), String> {
+    let root = project_root();
+    let out = generate_dir().join("training-output");
+    let m365 = root.join("examples/m365-demo.json");
+    for format in ["document", "report", "csv", "junit", "md", "html"] {
+        score(cli, &m365, format, &out)?;
+    }
+    for format in ["document", "report"] {
+        score(cli, document, format, &out)?;
+    }
+    Step::new(cli)
+        .arg("score")
+        .arg(root.join("examples/foundry-demo.jsonl"))
+        .arg("--config")
+        .arg(root.join("examples/foundry-config.json"))
+        .arg("--out")
+        .arg(&out)
+        .quiet_stderr()
+        .allow_exit(1)
+        .run()?;
+    Step::new(cli)
+        .arg("validate")
+        .arg(&m365)
+        .quiet_stderr()
+        .run()
+}
+
+fn score(cli: &Path, dataset: &Path, format: &str, out: &Path) -> Result<(), String> {
+    Step::new(cli)
+        .arg("score")
+        .arg(dataset)
+        .args(["--format", format, "--out"])
+        .arg(out)
+        .quiet_stderr()
+        .allow_exit(1)
+        .run()
+}
+
+/// Merges the raw profiles in `raw` into `merged`.
+fn merge(raw: &Path, merged: &Path) -> Result<PathBuf, String> {
+    if let Some(dir) = merged.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    }
+    Step::new(llvm_profdata()?)
+        .arg("merge")
+        .arg("-o")
+        .arg(merged)
+        .arg(raw)
+        .run()?;
+    Ok(merged.to_path_buf())
+}
+
+/// `llvm-profdata` of the active toolchain, adding rustup's `llvm-tools` component when missing.
+fn llvm_profdata() -> Result<PathBuf, String> {
+    let sysroot = Step::new("rustc").args(["--print", "sysroot"]).output()?;
+    let tool = Path::new(sysroot.trim())
+        .join("lib/rustlib")
+        .join(host_triple()?)
+        .join("bin/llvm-profdata");
+    if !tool.exists() {
+        Step::new("rustup")
+            .args(["component", "add", "llvm-tools"])
+            .run()?;
+    }
+    Ok(tool)
+}
+
+/// The host's target triple, as rustc names it.
+fn host_triple() -> Result<String, String> {
+    let version = Step::new("rustc").arg("-vV").output()?;
+    version
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .map(str::to_owned)
+        .ok_or_else(|| format!("no host triple in `rustc -vV`: {version}"))
+}
+
+/// The user's `RUSTFLAGS` with `flag` added.
+fn rustflags(flag: &str) -> String {
+    match std::env::var("RUSTFLAGS") {
+        Ok(flags) if !flags.trim().is_empty() => format!("{flags} {flag}"),
+        _ => flag.to_owned(),
+    }
+}
+
+/// `dir`, emptied of an earlier run's profiles.
+fn fresh_dir(dir: &Path) -> Result<PathBuf, String> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)
+            .map_err(|error| format!("cannot clear {}: {error}", dir.display()))?;
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    Ok(dir.to_path_buf())
+}
+
+/// The bench binary named in `cargo bench --no-run --message-format=json`'s output.
+fn bench_executable(listing: &str) -> Result<PathBuf, String> {
+    listing
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["target"]["name"] == "evaluators")
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo named no bench executable for `evaluators`".to_owned())
+}
