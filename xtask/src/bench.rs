@@ -19,6 +19,11 @@ const REFERENCE: &str = "azure-ai-evaluation==1.18.10";
 /// The WebAssembly package against the native CLI on the 100 000-item document: module size (raw
 /// and gzipped), start-up time, and throughput in Node and headless Chromium.
 pub fn run_wasm() -> Result<(), String> {
+    wasm_against(&pgo::build_cli()?)
+}
+
+/// [`run_wasm`] against `cli`, the profile-guided CLI already built.
+fn wasm_against(cli: &Path) -> Result<(), String> {
     let dir = bench_dir()?;
     let document = dir.join("document-100k.json");
     if !document.exists() {
@@ -27,7 +32,6 @@ pub fn run_wasm() -> Result<(), String> {
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
     wasm::build()?;
-    let cli = pgo::build_cli()?;
     cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
     let plain_cli = wasm::target_dir().join("release/agenteval");
     let figures = json_figures(
@@ -35,7 +39,7 @@ pub fn run_wasm() -> Result<(), String> {
             .arg("--expose-gc")
             .arg("bench.mjs")
             .arg(&document)
-            .arg(&cli)
+            .arg(cli)
             .arg(&plain_cli)
             .env("CHROMIUM", wasm::CHROMIUM)
             .dir(wasm::js_tests_dir())
@@ -188,7 +192,7 @@ pub fn run() -> Result<(), String> {
 
     ensure_reference()?;
     compare_with_reference(&inputs)?;
-    run_wasm()
+    wasm_against(&cli)
 }
 
 /// Rounds of the side-by-side comparison. This virtual machine's speed drifts by up to ±30 %
