@@ -226,3 +226,34 @@ fn bench_executable(listing: &str) -> Result<PathBuf, String> {
         .find_map(|message| message["executable"].as_str().map(PathBuf::from))
         .ok_or_else(|| "cargo named no bench executable for `evaluators`".to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bench_executable_is_read_from_cargos_messages() {
+        let listing = concat!(
+            r#"{"reason":"compiler-artifact","target":{"name":"agenteval_core"},"executable":null}"#,
+            "\n",
+            "not json\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"other"},"executable":"/t/other-1"}"#,
+            "\n",
+            r#"{"reason":"compiler-artifact","target":{"name":"evaluators"},"executable":"/t/evaluators-2"}"#,
+            "\n",
+            r#"{"reason":"build-finished","success":true}"#,
+        );
+        assert_eq!(
+            bench_executable(listing),
+            Ok(PathBuf::from("/t/evaluators-2"))
+        );
+        assert!(bench_executable(r#"{"reason":"build-finished"}"#).is_err());
+    }
+
+    #[test]
+    fn the_host_triple_is_read_from_rustc() {
+        let host = host_triple().expect("rustc -vV runs");
+        assert!(host.contains('-'), "{host}");
+        assert!(!host.contains(char::is_whitespace), "{host:?}");
+    }
+}
