@@ -116,7 +116,7 @@ fn test() -> Result<(), String> {
 /// The release CLI, built with profile-guided optimisation, and the npm package.
 fn build() -> Result<(), String> {
     let cli = pgo::build_cli()?;
-    println!("CLI (profile-guided): {}", cli.display());
+    println!("CLI: {}", cli.display());
     wasm::build().map(|_| ())
 }
 

@@ -3,7 +3,8 @@
 //! workload, `llvm-profdata` (rustup's `llvm-tools` component, added when missing) merges its
 //! counts, and the optimised build in `target/pgo` reads them. Both builds name the host target,
 //! so the flags reach the project's code and not build scripts, and neither disturbs the
-//! `target/` that tests use.
+//! `target/` that tests use. Without `llvm-profdata` (a toolchain rustup does not manage), both
+//! commands build as before, without profiles, and say so.
 //!
 //! The CLI is trained by scoring the built-in examples in every format and a generated 20 000-
 //! item document (`compare_reference write-document`) as a document and as a report. A profile
@@ -32,6 +33,10 @@ fn generate_dir() -> PathBuf {
 /// When a build, the training or the merge fails.
 pub fn build_cli() -> Result<PathBuf, String> {
     let host = host_triple()?;
+    let Some(profdata) = llvm_profdata_or_warn() else {
+        cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
+        return Ok(wasm::target_dir().join("release/agenteval"));
+    };
     let training_document = generate_dir().join("training-20k.json");
     if !training_document.exists() {
         std::fs::create_dir_all(generate_dir())
@@ -61,7 +66,7 @@ pub fn build_cli() -> Result<PathBuf, String> {
     .run()?;
     let instrumented = generate_dir().join(&host).join("release/agenteval");
     train_cli(&instrumented, &training_document)?;
-    let profile = merge(&raw, &target_dir().join("cli.profdata"))?;
+    let profile = merge(&profdata, &raw, &target_dir().join("cli.profdata"))?;
     cargo([
         "build",
         "--release",
@@ -87,6 +92,9 @@ pub fn build_cli() -> Result<PathBuf, String> {
 /// When a build, the training, the merge or a benchmark fails.
 pub fn bench(seconds: u32) -> Result<(), String> {
     let host = host_triple()?;
+    let Some(profdata) = llvm_profdata_or_warn() else {
+        return cargo(["bench", "-p", "agenteval-core", "--bench", "evaluators"]).run();
+    };
     let raw = fresh_dir(&generate_dir().join("bench-profiles"))?;
     let bench_args = [
         "bench",
@@ -109,7 +117,7 @@ pub fn bench(seconds: u32) -> Result<(), String> {
     Step::new(&instrumented)
         .args(["--bench", "--profile-time", &seconds.to_string()])
         .run()?;
-    let profile = merge(&raw, &target_dir().join("bench.profdata"))?;
+    let profile = merge(&profdata, &raw, &target_dir().join("bench.profdata"))?;
     cargo(bench_args)
         .env("CARGO_TARGET_DIR", target_dir())
         .env(
@@ -158,19 +166,29 @@ fn score(cli: &Path, dataset: &Path, format: &str, out: &Path) -> Result<(), Str
         .run()
 }
 
-/// Merges the raw profiles in `raw` into `merged`.
-fn merge(raw: &Path, merged: &Path) -> Result<PathBuf, String> {
+/// Merges the raw profiles in `raw` into `merged` with `profdata` (llvm-profdata).
+fn merge(profdata: &Path, raw: &Path, merged: &Path) -> Result<PathBuf, String> {
     if let Some(dir) = merged.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
     }
-    Step::new(llvm_profdata()?)
+    Step::new(profdata)
         .arg("merge")
         .arg("-o")
         .arg(merged)
         .arg(raw)
         .run()?;
     Ok(merged.to_path_buf())
+}
+
+/// [`llvm_profdata`], or `None` after saying why the build goes on without profiles (a toolchain
+/// not managed by rustup, or rustup unable to add the component).
+fn llvm_profdata_or_warn() -> Option<PathBuf> {
+    llvm_profdata()
+        .inspect_err(|why| {
+            eprintln!("xtask: {why}; building without profile-guided optimisation");
+        })
+        .ok()
 }
 
 /// `llvm-profdata` of the active toolchain, adding rustup's `llvm-tools` component when missing.
@@ -185,7 +203,11 @@ fn llvm_profdata() -> Result<PathBuf, String> {
             .args(["component", "add", "llvm-tools"])
             .run()?;
     }
-    Ok(tool)
+    if tool.exists() {
+        Ok(tool)
+    } else {
+        Err(format!("no llvm-profdata at {}", tool.display()))
+    }
 }
 
 /// The host's target triple, as rustc names it.
