@@ -49,7 +49,7 @@ pub fn build_cli() -> Result<PathBuf, String> {
         .run()?;
     }
     let raw = fresh_dir(&generate_dir().join("cli-profiles"))?;
-    cargo([
+    let build = [
         "build",
         "--release",
         "-q",
@@ -57,31 +57,12 @@ pub fn build_cli() -> Result<PathBuf, String> {
         "agenteval-cli",
         "--target",
         &host,
-    ])
-    .env("CARGO_TARGET_DIR", generate_dir())
-    .env(
-        "RUSTFLAGS",
-        rustflags(&format!("-Cprofile-generate={}", raw.display())),
-    )
-    .run()?;
+    ];
+    profiled(cargo(build), &generate_dir(), &generate_flag(&raw)).run()?;
     let instrumented = generate_dir().join(&host).join("release/agenteval");
     train_cli(&instrumented, &training_document)?;
     let profile = merge(&profdata, &raw, &target_dir().join("cli.profdata"))?;
-    cargo([
-        "build",
-        "--release",
-        "-q",
-        "-p",
-        "agenteval-cli",
-        "--target",
-        &host,
-    ])
-    .env("CARGO_TARGET_DIR", target_dir())
-    .env(
-        "RUSTFLAGS",
-        rustflags(&format!("-Cprofile-use={}", profile.display())),
-    )
-    .run()?;
+    profiled(cargo(build), &target_dir(), &use_flag(&profile)).run()?;
     Ok(target_dir().join(&host).join("release/agenteval"))
 }
 
@@ -105,26 +86,31 @@ pub fn bench(seconds: u32) -> Result<(), String> {
         "--target",
         &host,
     ];
-    let listing = cargo(bench_args)
+    let listing = profiled(cargo(bench_args), &generate_dir(), &generate_flag(&raw))
         .args(["--no-run", "--message-format=json"])
-        .env("CARGO_TARGET_DIR", generate_dir())
-        .env(
-            "RUSTFLAGS",
-            rustflags(&format!("-Cprofile-generate={}", raw.display())),
-        )
         .output()?;
     let instrumented = bench_executable(&listing)?;
     Step::new(&instrumented)
         .args(["--bench", "--profile-time", &seconds.to_string()])
         .run()?;
     let profile = merge(&profdata, &raw, &target_dir().join("bench.profdata"))?;
-    cargo(bench_args)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env(
-            "RUSTFLAGS",
-            rustflags(&format!("-Cprofile-use={}", profile.display())),
-        )
-        .run()
+    profiled(cargo(bench_args), &target_dir(), &use_flag(&profile)).run()
+}
+
+/// `step` building into `dir` with `flag` added to the user's `RUSTFLAGS`.
+fn profiled(step: Step, dir: &Path, flag: &str) -> Step {
+    step.env("CARGO_TARGET_DIR", dir)
+        .env("RUSTFLAGS", rustflags(flag))
+}
+
+/// The flag of an instrumented build that writes its counts into `raw`.
+fn generate_flag(raw: &Path) -> String {
+    format!("-Cprofile-generate={}", raw.display())
+}
+
+/// The flag of a build optimised by `profile`.
+fn use_flag(profile: &Path) -> String {
+    format!("-Cprofile-use={}", profile.display())
 }
 
 /// The training workload of the CLI.
