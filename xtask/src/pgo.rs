@@ -33,7 +33,7 @@ fn generate_dir() -> PathBuf {
 /// When a build, the training or the merge fails.
 pub fn build_cli() -> Result<PathBuf, String> {
     let host = host_triple()?;
-    let Some(profdata) = llvm_profdata_or_warn() else {
+    let Some(profdata) = llvm_profdata_or_warn(&host) else {
         cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
         return Ok(wasm::target_dir().join("release/agenteval"));
     };
@@ -73,7 +73,7 @@ pub fn build_cli() -> Result<PathBuf, String> {
 /// When a build, the training, the merge or a benchmark fails.
 pub fn bench(seconds: u32) -> Result<(), String> {
     let host = host_triple()?;
-    let Some(profdata) = llvm_profdata_or_warn() else {
+    let Some(profdata) = llvm_profdata_or_warn(&host) else {
         return cargo(["bench", "-p", "agenteval-core", "--bench", "evaluators"]).run();
     };
     let raw = fresh_dir(&generate_dir().join("bench-profiles"))?;
@@ -169,8 +169,8 @@ fn merge(profdata: &Path, raw: &Path, merged: &Path) -> Result<PathBuf, String> 
 
 /// [`llvm_profdata`], or `None` after saying why the build goes on without profiles (a toolchain
 /// not managed by rustup, or rustup unable to add the component).
-fn llvm_profdata_or_warn() -> Option<PathBuf> {
-    llvm_profdata()
+fn llvm_profdata_or_warn(host: &str) -> Option<PathBuf> {
+    llvm_profdata(host)
         .inspect_err(|why| {
             eprintln!("xtask: {why}; building without profile-guided optimisation");
         })
@@ -178,11 +178,11 @@ fn llvm_profdata_or_warn() -> Option<PathBuf> {
 }
 
 /// `llvm-profdata` of the active toolchain, adding rustup's `llvm-tools` component when missing.
-fn llvm_profdata() -> Result<PathBuf, String> {
+fn llvm_profdata(host: &str) -> Result<PathBuf, String> {
     let sysroot = Step::new("rustc").args(["--print", "sysroot"]).output()?;
     let tool = Path::new(sysroot.trim())
         .join("lib/rustlib")
-        .join(host_triple()?)
+        .join(host)
         .join("bin/llvm-profdata");
     if !tool.exists() {
         Step::new("rustup")
@@ -208,8 +208,13 @@ fn host_triple() -> Result<String, String> {
 
 /// The user's `RUSTFLAGS` with `flag` added.
 fn rustflags(flag: &str) -> String {
-    match std::env::var("RUSTFLAGS") {
-        Ok(flags) if !flags.trim().is_empty() => format!("{flags} {flag}"),
+    joined_flags(std::env::var("RUSTFLAGS").ok().as_deref(), flag)
+}
+
+/// `flag` after the flags already set, if any.
+fn joined_flags(existing: Option<&str>, flag: &str) -> String {
+    match existing {
+        Some(flags) if !flags.trim().is_empty() => format!("{flags} {flag}"),
         _ => flag.to_owned(),
     }
 }
@@ -256,6 +261,17 @@ mod tests {
             Ok(PathBuf::from("/t/evaluators-2"))
         );
         assert!(bench_executable(r#"{"reason":"build-finished"}"#).is_err());
+    }
+
+    #[test]
+    fn the_profile_flag_is_added_to_the_users_flags() {
+        let flag = "-Cprofile-use=/t/cli.profdata";
+        assert_eq!(
+            joined_flags(Some("-Ctarget-cpu=native"), flag),
+            "-Ctarget-cpu=native -Cprofile-use=/t/cli.profdata"
+        );
+        assert_eq!(joined_flags(Some("  "), flag), flag);
+        assert_eq!(joined_flags(None, flag), flag);
     }
 
     #[test]
