@@ -1,3 +1,6 @@
+//! Tests of `Citations`: unique ids in first-appearance order, each citation format and `auto`,
+//! the hashed de-duplication of many markers, thresholds and option checks.
+
 use crate::json;
 use crate::json::Value;
 

@@ -1,3 +1,6 @@
+//! Tests of `builtin.document_retrieval`: the ranking metrics, unlabelled documents, fidelity
+//! weights, the reference's validation messages and crashes, and a snapshot of a result.
+
 use crate::json;
 
 use super::*;

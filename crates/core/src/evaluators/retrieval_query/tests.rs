@@ -1,3 +1,6 @@
+//! Tests of `RetrievalQuery`: selectors, required and excluded terms across matched queries, the
+//! diagnostic codes, what is out of scope, malformed diagnostics and option checks.
+
 use crate::json;
 use crate::json::Value;
 

@@ -1,3 +1,6 @@
+//! Tests of `RetrievalResult`: expected items matched within `max_rank`, the count check, the
+//! diagnostic codes and their precedence, malformed hits, entailment without a judge, options.
+
 use crate::json;
 use crate::json::Value;
 

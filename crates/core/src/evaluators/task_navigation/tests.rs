@@ -1,3 +1,6 @@
+//! Tests of `builtin.task_navigation_efficiency`: the three matching modes, input forms and
+//! aliases, parameters as Python renders them, the reference's messages and crashes, deep values.
+
 use crate::json;
 
 use super::*;

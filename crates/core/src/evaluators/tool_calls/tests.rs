@@ -1,3 +1,6 @@
+//! Tests of `ToolCallSelection` and `ToolCallExecution`: expected identities and extra calls,
+//! repeated executions, indeterminate evidence, malformed evidence and option checks.
+
 use crate::json;
 use crate::json::Value;
 
