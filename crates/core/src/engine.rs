@@ -272,7 +272,8 @@ impl<'d> Session<'d> {
             self.entries_before += self.entries.len();
             self.entries.clear();
             self.position = 0;
-            source.item = match source.outline.item(&source.text, index) {
+            let spare = source.item.take().unwrap_or_default();
+            source.item = match source.outline.item_reusing(&source.text, index, spare) {
                 Ok(mut item) => {
                     let problem = item.problem.as_deref();
                     push_item_entries(&mut self.entries, index, &item.value, problem);

@@ -139,12 +139,24 @@ pub fn parse_element(element: &str) -> Result<Value, Diagnostic> {
 /// # Errors
 /// Only for text that is not JSON, at a line and column relative to it.
 pub fn parse_checked(text: &str) -> Result<CheckedValue, Diagnostic> {
-    match build::value(text) {
-        Some((value, has_escapes)) => Ok(CheckedValue { value, has_escapes }),
-        None => parse_str(text).map(|value| CheckedValue {
-            value,
-            has_escapes: text.contains('\\'),
-        }),
+    let mut value = Value::Null;
+    let has_escapes = parse_checked_into(text, &mut value)?;
+    Ok(CheckedValue { value, has_escapes })
+}
+
+/// [`parse_checked`] into `slot`, reusing the strings, arrays and objects it holds where the
+/// text has the same shape (the last item's tree, when a document is read item by item).
+/// Returns whether a string or key of the text held an escape sequence.
+///
+/// # Errors
+/// As [`parse_checked`], with `slot` left holding some other value.
+pub fn parse_checked_into(text: &str, slot: &mut Value) -> Result<bool, Diagnostic> {
+    match build::value_into(text, slot) {
+        Some(has_escapes) => Ok(has_escapes),
+        None => {
+            *slot = parse_str(text)?;
+            Ok(text.contains('\\'))
+        }
     }
 }
 

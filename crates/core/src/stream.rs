@@ -87,6 +87,8 @@ pub struct DocumentStream {
     next_item: usize,
     started: bool,
     streamed: Streamed,
+    /// The last item's value, rebuilt into by the next item.
+    spare_item: Value,
 }
 
 impl DocumentStream {
@@ -105,6 +107,7 @@ impl DocumentStream {
             root,
             next_item: 0,
             started: false,
+            spare_item: Value::Null,
         }
     }
 
@@ -142,7 +145,7 @@ impl DocumentStream {
         self.next_item += 1;
         let mut item = self
             .outline
-            .item(text, index)
+            .item_reusing(text, index, std::mem::take(&mut self.spare_item))
             .map_err(|diagnostic| io::Error::other(diagnostic.message))?;
         let outcomes = self
             .scorer
@@ -164,6 +167,7 @@ impl DocumentStream {
             m365_document::write_item(&mut item.value, &outcomes, self.with_codes);
             pretty::write_value(buffer, &item.value, 2)?;
         }
+        self.spare_item = item.value;
         if self.next_item == total {
             pretty::push_end(buffer, 1, b']');
             return self.write_end(buffer);

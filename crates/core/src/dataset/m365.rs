@@ -266,20 +266,32 @@ impl DocumentOutline {
     /// Only for an index past the items or another text (the whole text was checked when the
     /// outline was read). Another text's item is parsed with every check.
     pub fn item(&self, text: &str, index: usize) -> Result<OutlineItem, Diagnostic> {
+        self.item_reusing(text, index, Value::Null)
+    }
+
+    /// [`DocumentOutline::item`], built into `spare` (the value of an item read before, which is
+    /// no longer needed), reusing its strings, arrays and objects where the items share a shape.
+    ///
+    /// # Errors
+    /// As [`DocumentOutline::item`].
+    pub fn item_reusing(
+        &self,
+        text: &str,
+        index: usize,
+        spare: Value,
+    ) -> Result<OutlineItem, Diagnostic> {
         let element = self
             .items
             .get(index)
             .and_then(|range| text.get(range.clone()))
             .ok_or_else(|| Diagnostic::whole(format!("there is no item {index} in this text")))?;
-        let json::CheckedValue { value, has_escapes } =
-            if (text.as_ptr() as usize, text.len()) == self.checked_text {
-                json::parse_checked(element)?
-            } else {
-                json::CheckedValue {
-                    value: json::parse_element(element)?,
-                    has_escapes: element.contains('\\'),
-                }
-            };
+        let mut value = spare;
+        let has_escapes = if (text.as_ptr() as usize, text.len()) == self.checked_text {
+            json::parse_checked_into(element, &mut value)?
+        } else {
+            value = json::parse_element(element)?;
+            element.contains('\\')
+        };
         let mut triage = Triage::default();
         let mut diagnostics = Vec::new();
         for diagnostic in schema::validate_item(&value, index) {
@@ -419,5 +431,29 @@ mod tests {
         let error = outline.item(&duplicate, 0).unwrap_err();
         assert!(error.message.starts_with("duplicate key"), "{error:?}");
         assert!(outline.item(text, 1).is_err());
+    }
+
+    #[test]
+    fn an_item_read_into_the_last_items_value_is_the_item_read_afresh() {
+        let text = r#"{"schemaVersion": "1.0.0", "items": [
+            {"prompt": "first", "response": "r", "tags": ["a", "b", "c"], "context": "c"},
+            {"prompt": "second", "response": 3, "tags": ["z"]},
+            {"prompt": "esc\"aped", "expected_response": "e"},
+            {"prompt": "last", "response": "r", "tags": ["a", "b", "c"], "context": "c"}
+        ]}"#;
+        let outline = DocumentOutline::read(text).unwrap();
+        let mut spare = json!({"unrelated": [1, {"deep": "value"}]});
+        for index in 0..outline.item_count() {
+            let fresh = outline.item(text, index).unwrap();
+            let reused = outline.item_reusing(text, index, spare).unwrap();
+            assert_eq!(reused.value, fresh.value, "item {index}");
+            assert_eq!(reused.problem, fresh.problem, "item {index}");
+            assert_eq!(
+                reused.without_escapes, fresh.without_escapes,
+                "item {index}"
+            );
+            assert_eq!(reused.diagnostics, fresh.diagnostics, "item {index}");
+            spare = reused.value;
+        }
     }
 }

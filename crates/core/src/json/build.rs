@@ -13,14 +13,54 @@ use crate::text::float_parse;
 /// The value of `text`, one JSON value with optional surrounding whitespace, and whether any of
 /// its strings or keys held an escape sequence (in JSON text, whether it holds a backslash).
 pub(super) fn value(text: &str) -> Option<(Value, bool)> {
+    let mut value = Value::Null;
+    let escaped = value_into(text, &mut value)?;
+    Some((value, escaped))
+}
+
+/// [`value`] built into `slot`, reusing the strings, arrays and objects `slot` holds where
+/// `text` has a string, array or object in the same place: a streamed document's items mostly
+/// share one shape, so rebuilding the last item's tree spares an allocation and a free for
+/// nearly every string, key and container. `None` as [`value`], with `slot` left holding some
+/// other value.
+pub(super) fn value_into(text: &str, slot: &mut Value) -> Option<bool> {
     let mut builder = Builder {
         text,
         pos: 0,
         escaped: false,
     };
-    let value = builder.value()?;
+    builder.value_into(slot)?;
     builder.skip_whitespace();
-    (builder.pos == text.len()).then_some((value, builder.escaped))
+    (builder.pos == text.len()).then_some(builder.escaped)
+}
+
+/// Room beyond this many bytes that a rebuilt string, array or object no longer needs (over four
+/// times what it holds) is given back, so that one large item does not keep its memory for the
+/// rest of a document.
+const KEPT_SPARE_BYTES: usize = 64 * 1024;
+
+/// Whether a rebuilt buffer of `capacity` elements of `T`, now holding `len`, should give back
+/// its room (see [`KEPT_SPARE_BYTES`]).
+fn has_too_much_room<T>(capacity: usize, len: usize) -> bool {
+    capacity.saturating_mul(std::mem::size_of::<T>()) > KEPT_SPARE_BYTES && capacity / 4 > len
+}
+
+/// Keeps the first `len` items of a rebuilt array or object, giving back room it no longer needs.
+pub(super) fn keep_first<T>(items: &mut Vec<T>, len: usize) {
+    items.truncate(len);
+    if has_too_much_room::<T>(items.capacity(), len) {
+        items.shrink_to_fit();
+    }
+}
+
+/// Sets `target` to `text`, in its own buffer unless that is far larger than needed.
+fn overwrite(target: &mut String, text: &str) {
+    if has_too_much_room::<u8>(target.capacity(), text.len()) {
+        *target = text.to_owned();
+    } else {
+        target.clear();
+        target.push_str(text);
+    }
 }
 
 /// Where the first `"` or `\\` of `bytes` is (their length when there is none): in checked text,
@@ -56,46 +96,82 @@ impl Builder<'_> {
         (self.peek()? == byte).then(|| self.pos += 1)
     }
 
-    fn value(&mut self) -> Option<Value> {
+    /// Builds the value at `pos` into `slot`, reusing what `slot` holds (see [`value_into`]).
+    fn value_into(&mut self, slot: &mut Value) -> Option<()> {
         self.skip_whitespace();
-        Some(match self.peek()? {
-            b'{' => Value::Object(self.object()?),
-            b'[' => Value::Array(self.array()?),
-            b'"' => Value::String(self.string()?),
-            b't' => self.literal("true", Value::Bool(true))?,
-            b'f' => self.literal("false", Value::Bool(false))?,
-            b'n' => self.literal("null", Value::Null)?,
-            _ => Value::Number(self.number()?),
-        })
+        match self.peek()? {
+            b'{' => {
+                if !matches!(slot, Value::Object(_)) {
+                    *slot = Value::Object(Map::with_capacity(7));
+                }
+                let Value::Object(members) = slot else {
+                    return None;
+                };
+                self.object_into(members)
+            }
+            b'[' => {
+                if !matches!(slot, Value::Array(_)) {
+                    *slot = Value::Array(Vec::new());
+                }
+                let Value::Array(elements) = slot else {
+                    return None;
+                };
+                self.array_into(elements)
+            }
+            b'"' => {
+                if !matches!(slot, Value::String(_)) {
+                    *slot = Value::String(String::new());
+                }
+                let Value::String(text) = slot else {
+                    return None;
+                };
+                self.string_into(text)
+            }
+            b't' => self.literal("true", Value::Bool(true), slot),
+            b'f' => self.literal("false", Value::Bool(false), slot),
+            b'n' => self.literal("null", Value::Null, slot),
+            _ => {
+                *slot = Value::Number(self.number()?);
+                Some(())
+            }
+        }
     }
 
-    fn literal(&mut self, word: &str, value: Value) -> Option<Value> {
+    fn literal(&mut self, word: &str, value: Value, slot: &mut Value) -> Option<()> {
         let end = self.pos + word.len();
         (self.text.get(self.pos..end)? == word).then(|| {
             self.pos = end;
-            value
+            *slot = value;
         })
     }
 
-    fn object(&mut self) -> Option<Map<String, Value>> {
-        let mut members = Map::with_capacity(7);
+    fn object_into(&mut self, members: &mut Map<String, Value>) -> Option<()> {
+        let mut count = 0;
         self.sequence(b'}', |builder| {
             builder.skip_whitespace();
-            let key = builder.string()?;
+            let (key, value) = members.member_to_rebuild(count)?;
+            builder.string_into(key)?;
             builder.consume(b':')?;
-            members.push_new(key, builder.value()?);
+            builder.value_into(value)?;
+            count += 1;
             Some(())
         })?;
-        Some(members)
+        members.keep_first(count);
+        Some(())
     }
 
-    fn array(&mut self) -> Option<Vec<Value>> {
-        let mut elements = Vec::new();
+    fn array_into(&mut self, elements: &mut Vec<Value>) -> Option<()> {
+        let mut count = 0;
         self.sequence(b']', |builder| {
-            elements.push(builder.value()?);
+            if count == elements.len() {
+                elements.push(Value::Null);
+            }
+            builder.value_into(elements.get_mut(count)?)?;
+            count += 1;
             Some(())
         })?;
-        Some(elements)
+        keep_first(elements, count);
+        Some(())
     }
 
     /// The comma-separated entries of an array or object from its opening bracket at `pos` to
@@ -125,9 +201,9 @@ impl Builder<'_> {
         }
     }
 
-    /// A string at `pos` (its opening quote): copied when it holds no escape, else decoded by
-    /// serde_json.
-    fn string(&mut self) -> Option<String> {
+    /// The string at `pos` (its opening quote) written over `target`: copied when it holds no
+    /// escape, else decoded by serde_json.
+    fn string_into(&mut self, target: &mut String) -> Option<()> {
         if self.peek()? != b'"' {
             return None;
         }
@@ -136,7 +212,8 @@ impl Builder<'_> {
         match self.bytes().get(end)? {
             b'"' => {
                 self.pos = end + 1;
-                self.text.get(start..end).map(str::to_owned)
+                overwrite(target, self.text.get(start..end)?);
+                Some(())
             }
             b'\\' => {
                 self.escaped = true;
@@ -144,7 +221,10 @@ impl Builder<'_> {
                 let quoted = self.text.get(start - 1..=close)?;
                 self.pos = close + 1;
                 match serde_json::from_str(quoted) {
-                    Ok(Value::String(unescaped)) => Some(unescaped),
+                    Ok(Value::String(unescaped)) => {
+                        *target = unescaped;
+                        Some(())
+                    }
                     _ => None,
                 }
             }
@@ -267,46 +347,119 @@ mod tests {
         }
     }
 
+    const ALPHABET: &[&str] = &[
+        "a", "Z", " ", "\"", "\\", "/", "\n", "\u{1}", "é", "日", "😀", "\u{7f}",
+    ];
+
+    fn random_value(depth: u32, next: &mut dyn FnMut(u64) -> u64) -> Value {
+        let string = |next: &mut dyn FnMut(u64) -> u64| -> String {
+            (0..next(12))
+                .map(|_| ALPHABET[next(ALPHABET.len() as u64) as usize])
+                .collect()
+        };
+        match next(if depth > 3 { 6 } else { 8 }) {
+            0 => Value::Null,
+            1 => Value::Bool(next(2) == 0),
+            2 => Value::from(next(u64::MAX) >> next(64)),
+            3 => Value::from(-((next(u64::MAX) >> (next(63) + 1)) as i64)),
+            4 => Value::from(f64::from_bits(next(u64::MAX)).clamp(-1e300, 1e300) / 3.0),
+            5 => Value::String(string(next)),
+            6 => Value::Array(
+                (0..next(5))
+                    .map(|_| random_value(depth + 1, next))
+                    .collect(),
+            ),
+            _ => Value::Object(
+                (0..next(6))
+                    .map(|_| (string(next), random_value(depth + 1, next)))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn random_text(round: usize, next: &mut dyn FnMut(u64) -> u64) -> String {
+        let value = random_value(0, next);
+        if round.is_multiple_of(2) {
+            serde_json::to_string(&value).unwrap()
+        } else {
+            serde_json::to_string_pretty(&value).unwrap()
+        }
+    }
+
     #[test]
     fn builds_random_values_as_serde_json_does() {
         let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
         let mut next = move |below: u64| rng.next_u64() % below;
-        const ALPHABET: &[&str] = &[
-            "a", "Z", " ", "\"", "\\", "/", "\n", "\u{1}", "é", "日", "😀", "\u{7f}",
-        ];
-        fn random_value(depth: u32, next: &mut dyn FnMut(u64) -> u64) -> Value {
-            let string = |next: &mut dyn FnMut(u64) -> u64| -> String {
-                (0..next(12))
-                    .map(|_| ALPHABET[next(ALPHABET.len() as u64) as usize])
-                    .collect()
-            };
-            match next(if depth > 3 { 6 } else { 8 }) {
-                0 => Value::Null,
-                1 => Value::Bool(next(2) == 0),
-                2 => Value::from(next(u64::MAX) >> next(64)),
-                3 => Value::from(-((next(u64::MAX) >> (next(63) + 1)) as i64)),
-                4 => Value::from(f64::from_bits(next(u64::MAX)).clamp(-1e300, 1e300) / 3.0),
-                5 => Value::String(string(next)),
-                6 => Value::Array(
-                    (0..next(5))
-                        .map(|_| random_value(depth + 1, next))
-                        .collect(),
-                ),
-                _ => Value::Object(
-                    (0..next(6))
-                        .map(|_| (string(next), random_value(depth + 1, next)))
-                        .collect(),
-                ),
-            }
-        }
         for round in 0..5_000 {
-            let value = random_value(0, &mut next);
-            let text = if round % 2 == 0 {
-                serde_json::to_string(&value).unwrap()
-            } else {
-                serde_json::to_string_pretty(&value).unwrap()
-            };
-            same_as_serde_json(&text);
+            same_as_serde_json(&random_text(round, &mut next));
         }
+    }
+
+    #[test]
+    fn rebuilding_over_any_value_gives_what_building_afresh_gives() {
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = move |below: u64| rng.next_u64() % below;
+        let mut slot = Value::Null;
+        for round in 0..5_000 {
+            let text = random_text(round, &mut next);
+            if round.is_multiple_of(7) {
+                slot = random_value(0, &mut next);
+            }
+            let escaped = value_into(&text, &mut slot).unwrap();
+            assert_eq!(Some((slot.clone(), escaped)), value(&text), "{text}");
+        }
+        let item =
+            |prompt: &str| format!(r#"{{"prompt": "{prompt}", "tags": ["a", "b"], "n": 1}}"#);
+        let mut slot = value(&item("first")).unwrap().0;
+        for text in [
+            item("second"),
+            "[1, 2]".to_owned(),
+            item("third"),
+            "\"x\"".to_owned(),
+        ] {
+            value_into(&text, &mut slot).unwrap();
+            assert_eq!(slot, value(&text).unwrap().0, "{text}");
+        }
+    }
+
+    #[test]
+    fn rebuilding_keeps_room_for_the_next_item_but_not_a_large_items_room() {
+        let large = "x".repeat(4 * KEPT_SPARE_BYTES);
+        let mut slot = value(&format!(
+            r#"{{"text": "{large}", "list": [{}]}}"#,
+            "0,".repeat(20_000) + "0"
+        ))
+        .unwrap()
+        .0;
+        value_into(r#"{"text": "short", "list": [1]}"#, &mut slot).unwrap();
+        let (Some(Value::String(text)), Some(Value::Array(list))) =
+            (slot.get("text"), slot.get("list"))
+        else {
+            panic!("not rebuilt: {slot}");
+        };
+        assert_eq!((text.as_str(), list.len()), ("short", 1));
+        assert!(text.capacity() < KEPT_SPARE_BYTES, "{}", text.capacity());
+        assert!(list.capacity() < 20_000, "{}", list.capacity());
+
+        let mut slot = value(r#"{"text": "a longer text than the next one"}"#)
+            .unwrap()
+            .0;
+        let before = slot
+            .get("text")
+            .and_then(Value::as_str)
+            .map(|text| text.as_ptr());
+        value_into(r#"{"text": "shorter"}"#, &mut slot).unwrap();
+        let after = slot
+            .get("text")
+            .and_then(Value::as_str)
+            .map(|text| text.as_ptr());
+        assert_eq!(before, after, "the string's buffer is reused");
+    }
+
+    #[test]
+    fn a_failed_rebuild_is_reported() {
+        let mut slot = value(r#"{"a": [1, 2, 3]}"#).unwrap().0;
+        assert_eq!(value_into(r#"{"a": [1, 2"#, &mut slot), None);
+        assert_eq!(value_into("[1] 2", &mut slot), None);
     }
 }

@@ -79,6 +79,25 @@ impl Map<String, Value> {
         self.entries.push((key, value));
     }
 
+    /// The key and value of the member at `position`, to be overwritten while the object is
+    /// rebuilt from checked JSON text (whose objects have no duplicate keys): an empty key and
+    /// `null` appended when `position` is the number of members, `None` past that.
+    pub(crate) fn member_to_rebuild(
+        &mut self,
+        position: usize,
+    ) -> Option<(&mut String, &mut Value)> {
+        if position == self.entries.len() {
+            self.entries.push((String::new(), Value::Null));
+        }
+        let (key, value) = self.entries.get_mut(position)?;
+        Some((key, value))
+    }
+
+    /// Keeps the first `len` members of an object rebuilt by [`Map::member_to_rebuild`].
+    pub(crate) fn keep_first(&mut self, len: usize) {
+        crate::json::build::keep_first(&mut self.entries, len);
+    }
+
     /// Sets the member `key` to `value` at `position` (moving it there when it exists, last when
     /// `position` is past the end), keeping the others in order.
     pub fn shift_insert(&mut self, position: usize, key: String, value: Value) -> Option<Value> {
