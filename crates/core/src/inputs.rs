@@ -20,6 +20,13 @@ impl<'a> Inputs<'a> {
         }
     }
 
+    /// An empty input set with room for `names` inputs.
+    pub fn with_capacity(names: usize) -> Self {
+        Inputs {
+            entries: Vec::with_capacity(names),
+        }
+    }
+
     /// Adds (or replaces) the input `name`.
     pub fn set(&mut self, name: &'a str, value: &'a Value) {
         match self.entries.iter_mut().find(|(key, _)| *key == name) {
