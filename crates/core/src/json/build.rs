@@ -46,6 +46,7 @@ fn has_too_much_room<T>(capacity: usize, len: usize) -> bool {
 }
 
 /// Keeps the first `len` items of a rebuilt array or object, giving back room it no longer needs.
+#[inline]
 pub(super) fn keep_first<T>(items: &mut Vec<T>, len: usize) {
     items.truncate(len);
     if has_too_much_room::<T>(items.capacity(), len) {
@@ -53,9 +54,24 @@ pub(super) fn keep_first<T>(items: &mut Vec<T>, len: usize) {
     }
 }
 
-/// Sets `target` to `text`, in its own buffer unless that is far larger than needed.
+/// Puts `value` in `slot`. What `slot` held is dropped only when it owns memory: dropping a
+/// `null`, a boolean or a number (what a fresh or rebuilt slot mostly holds) would be a call to
+/// the value's drop code that frees nothing.
+#[inline]
+fn put(slot: &mut Value, value: Value) {
+    let old = std::mem::replace(slot, value);
+    if matches!(old, Value::String(_) | Value::Array(_) | Value::Object(_)) {
+        drop(old);
+    } else {
+        std::mem::forget(old);
+    }
+}
+
+/// Sets `target` to `text`, in its own buffer when it has room for it and not far more.
+#[inline]
 fn overwrite(target: &mut String, text: &str) {
-    if has_too_much_room::<u8>(target.capacity(), text.len()) {
+    let room = target.capacity();
+    if room < text.len() || has_too_much_room::<u8>(room, text.len()) {
         *target = text.to_owned();
     } else {
         target.clear();
@@ -102,7 +118,7 @@ impl Builder<'_> {
         match self.peek()? {
             b'{' => {
                 if !matches!(slot, Value::Object(_)) {
-                    *slot = Value::Object(Map::with_capacity(7));
+                    put(slot, Value::Object(Map::with_capacity(7)));
                 }
                 let Value::Object(members) = slot else {
                     return None;
@@ -111,7 +127,7 @@ impl Builder<'_> {
             }
             b'[' => {
                 if !matches!(slot, Value::Array(_)) {
-                    *slot = Value::Array(Vec::new());
+                    put(slot, Value::Array(Vec::new()));
                 }
                 let Value::Array(elements) = slot else {
                     return None;
@@ -120,7 +136,7 @@ impl Builder<'_> {
             }
             b'"' => {
                 if !matches!(slot, Value::String(_)) {
-                    *slot = Value::String(String::new());
+                    put(slot, Value::String(String::new()));
                 }
                 let Value::String(text) = slot else {
                     return None;
@@ -131,7 +147,7 @@ impl Builder<'_> {
             b'f' => self.literal("false", Value::Bool(false), slot),
             b'n' => self.literal("null", Value::Null, slot),
             _ => {
-                *slot = Value::Number(self.number()?);
+                put(slot, Value::Number(self.number()?));
                 Some(())
             }
         }
@@ -141,7 +157,7 @@ impl Builder<'_> {
         let end = self.pos + word.len();
         (self.text.get(self.pos..end)? == word).then(|| {
             self.pos = end;
-            *slot = value;
+            put(slot, value);
         })
     }
 
@@ -156,7 +172,9 @@ impl Builder<'_> {
             count += 1;
             Some(())
         })?;
-        members.keep_first(count);
+        if count < members.len() {
+            members.keep_first(count);
+        }
         Some(())
     }
 
@@ -170,7 +188,9 @@ impl Builder<'_> {
             count += 1;
             Some(())
         })?;
-        keep_first(elements, count);
+        if count < elements.len() {
+            keep_first(elements, count);
+        }
         Some(())
     }
 

@@ -94,6 +94,7 @@ impl Map<String, Value> {
     }
 
     /// Keeps the first `len` members of an object rebuilt by [`Map::member_to_rebuild`].
+    #[inline]
     pub(crate) fn keep_first(&mut self, len: usize) {
         crate::json::build::keep_first(&mut self.entries, len);
     }
