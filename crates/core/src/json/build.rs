@@ -54,16 +54,17 @@ pub(super) fn keep_first<T>(items: &mut Vec<T>, len: usize) {
     }
 }
 
-/// Puts `value` in `slot`. What `slot` held is dropped only when it owns memory: dropping a
-/// `null`, a boolean or a number (what a fresh or rebuilt slot mostly holds) would be a call to
-/// the value's drop code that frees nothing.
+/// Puts `value` in `slot`. What `slot` held is dropped by its own kind: a `null` or a boolean
+/// (what a fresh slot holds, and many rebuilt ones) owns nothing, so it is forgotten rather than
+/// handed to the whole value's drop code, a call that would free nothing; a number is moved out
+/// and dropped as a number (it owns memory only with serde_json's `arbitrary_precision`).
 #[inline]
 fn put(slot: &mut Value, value: Value) {
     let old = std::mem::replace(slot, value);
-    if matches!(old, Value::String(_) | Value::Array(_) | Value::Object(_)) {
-        drop(old);
-    } else {
-        std::mem::forget(old);
+    match old {
+        Value::Null | Value::Bool(_) => std::mem::forget(old),
+        Value::Number(_number) => {}
+        owner => drop(owner),
     }
 }
 
