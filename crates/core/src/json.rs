@@ -8,7 +8,8 @@
 //! It only parses; what the document means is checked elsewhere (`schema`, `dataset`). It also
 //! owns [`outline`], which checks a whole document and finds its items without parsing them
 //! (mostly in one pass of its own, `scan`), and [`parse_checked`], which builds those items
-//! without checking them again (`build`). The value type itself is `value`'s.
+//! without checking them again (`build`), or [`parse_checked_into`], which rebuilds the last
+//! item's value into the next. The value type itself is `value`'s.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
