@@ -3,6 +3,8 @@
 //!
 //! One module per evaluator. This module only lists them; it holds no scoring logic.
 
+use std::sync::OnceLock;
+
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
@@ -127,10 +129,17 @@ pub fn closest_name(name: &str) -> Option<&'static str> {
 
 /// The M365 `scores` key of an evaluator: built-ins are camelCased (`PartialMatch` →
 /// `partialMatch`); custom evaluators keep their name.
-pub fn score_key(name: &str) -> String {
-    if find(name).is_none() {
-        return name.to_owned();
-    }
+pub fn score_key(name: &str) -> &str {
+    static BUILT_IN_KEYS: OnceLock<Vec<String>> = OnceLock::new();
+    let keys = BUILT_IN_KEYS.get_or_init(|| catalog().map(|spec| lower_first(spec.name)).collect());
+    catalog()
+        .position(|spec| spec.name == name)
+        .and_then(|index| keys.get(index))
+        .map_or(name, String::as_str)
+}
+
+/// `name` with its first character lower-cased when it is an ASCII letter.
+fn lower_first(name: &str) -> String {
     let mut key = name.to_owned();
     if let Some(first) = key.get_mut(..1) {
         first.make_ascii_lowercase();

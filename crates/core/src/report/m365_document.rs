@@ -5,7 +5,6 @@
 //! fields of the items and turns the report covers are replaced. Shapes follow the document's own
 //! `schemaVersion`, which is never changed. This module decides no verdicts and does no IO.
 
-use std::borrow::Cow;
 use std::io;
 
 use crate::json::{Map, Number, Value};
@@ -108,41 +107,79 @@ fn write_outcome(item: &mut Value, outcome: &CaseOutcome, with_codes: bool) {
 /// The M365 score object for one result, or `None` for a skipped result (the schema has no shape
 /// for it). `with_code` adds the ErroredScore `code` (schema ≥ 1.9).
 pub fn score_entry(result: &EvalResult, with_code: bool) -> Option<Value> {
-    let fields = score_fields(result, with_code)?;
-    let entry: Map<String, Value> = fields
-        .into_iter()
-        .map(|(key, field)| {
-            let value = match field {
-                ScoreField::Number(number) => Value::Number(number),
-                ScoreField::Text(text) => Value::String(text.into_owned()),
-                ScoreField::Detail(value) => value.clone(),
-            };
-            (key.to_owned(), value)
-        })
-        .collect();
-    Some(Value::Object(entry))
+    let mut entry = Map::new();
+    let written =
+        write_score_fields(result, with_code, &mut entry).unwrap_or_else(|never| match never {});
+    written.then_some(Value::Object(entry))
 }
 
-/// One member's value in a score object.
-enum ScoreField<'r> {
-    Number(Number),
-    Text(Cow<'r, str>),
-    Detail(&'r Value),
+/// Where [`write_score_fields`] puts the members of a score object.
+trait ScoreSink {
+    type Error;
+    fn number(&mut self, key: &str, number: &Number) -> Result<(), Self::Error>;
+    fn text(&mut self, key: &str, text: &str) -> Result<(), Self::Error>;
+    fn detail(&mut self, key: &str, value: &Value) -> Result<(), Self::Error>;
 }
 
-/// The members of [`score_entry`]'s object, in order, with distinct keys.
-fn score_fields(result: &EvalResult, with_code: bool) -> Option<Vec<(&str, ScoreField<'_>)>> {
-    match result.result {
-        Verdict::Skipped => None,
-        Verdict::Error => Some(errored_fields(result, with_code)),
-        Verdict::Pass | Verdict::Fail => Some(valid_fields(result)),
+impl ScoreSink for Map<String, Value> {
+    type Error = std::convert::Infallible;
+
+    fn number(&mut self, key: &str, number: &Number) -> Result<(), Self::Error> {
+        self.insert(key.to_owned(), Value::Number(number.clone()));
+        Ok(())
+    }
+
+    fn text(&mut self, key: &str, text: &str) -> Result<(), Self::Error> {
+        self.insert(key.to_owned(), Value::from(text));
+        Ok(())
+    }
+
+    fn detail(&mut self, key: &str, value: &Value) -> Result<(), Self::Error> {
+        self.insert(key.to_owned(), value.clone());
+        Ok(())
     }
 }
+
+impl ScoreSink for ObjectWriter<'_> {
+    type Error = io::Error;
+
+    fn number(&mut self, key: &str, number: &Number) -> io::Result<()> {
+        ObjectWriter::number(self, key, number)
+    }
+
+    fn text(&mut self, key: &str, text: &str) -> io::Result<()> {
+        ObjectWriter::text(self, key, text)
+    }
+
+    fn detail(&mut self, key: &str, value: &Value) -> io::Result<()> {
+        ObjectWriter::value(self, key, value)
+    }
+}
+
+/// Writes the members of [`score_entry`]'s object into `sink`, in order, with distinct keys.
+/// `false` for a skipped result, which has no score object.
+fn write_score_fields<S: ScoreSink>(
+    result: &EvalResult,
+    with_code: bool,
+    sink: &mut S,
+) -> Result<bool, S::Error> {
+    match result.result {
+        Verdict::Skipped => return Ok(false),
+        Verdict::Error => write_errored_fields(result, with_code, sink)?,
+        Verdict::Pass | Verdict::Fail => write_valid_fields(result, sink)?,
+    }
+    Ok(true)
+}
+
+/// The most scored results an item may have for [`write_scored_item`] to write it; an item with
+/// more takes the general path.
+const MOST_SCORES_WRITTEN_DIRECTLY: usize = 16;
 
 /// Writes a single-turn item with its scores, `status` and `error` into `buffer` at `depth`,
 /// byte for byte as [`write_item`] then [`super::pretty::write_value`] would, without building the
 /// output values. Writes nothing and returns `false` when the item is not that simple case (a
-/// thread, output fields already present, or two results sharing a score key). With
+/// thread, output fields already present, two results sharing a score key, or more than
+/// [`MOST_SCORES_WRITTEN_DIRECTLY`] scored results). With
 /// `item_without_escapes` the caller vouches that no key or string of `item` holds a byte JSON
 /// escapes, and they are copied without being looked at.
 ///
@@ -165,20 +202,16 @@ pub fn write_scored_item(
     if outcome.turn.is_some() || has_output_fields {
         return Ok(false);
     }
-    let scored: Vec<(String, Vec<(&str, ScoreField<'_>)>)> = outcome
-        .results
-        .iter()
-        .filter_map(|result| {
-            score_fields(result, with_codes)
-                .map(|fields| (evaluators::score_key(&result.evaluator), fields))
-        })
-        .collect();
-    let shares_a_key = scored
-        .iter()
-        .enumerate()
-        .any(|(index, (key, _))| scored.iter().skip(index + 1).any(|(other, _)| other == key));
-    if shares_a_key {
-        return Ok(false);
+    let mut keys = [""; MOST_SCORES_WRITTEN_DIRECTLY];
+    for (count, result) in scored_results(outcome).enumerate() {
+        let key = evaluators::score_key(&result.evaluator);
+        if keys.get(..count).unwrap_or_default().contains(&key) {
+            return Ok(false);
+        }
+        let Some(slot) = keys.get_mut(count) else {
+            return Ok(false);
+        };
+        *slot = key;
     }
     let mut object = ObjectWriter::open(buffer, depth);
     for (key, value) in members {
@@ -189,15 +222,9 @@ pub fn write_scored_item(
         }
     }
     let mut scores = object.object("scores")?;
-    for (key, fields) in &scored {
+    for (key, result) in keys.iter().zip(scored_results(outcome)) {
         let mut entry = scores.object(key)?;
-        for (name, field) in fields {
-            match field {
-                ScoreField::Number(number) => entry.number(name, number)?,
-                ScoreField::Text(text) => entry.text(name, text)?,
-                ScoreField::Detail(value) => entry.value(name, value)?,
-            }
-        }
+        write_score_fields(result, with_codes, &mut entry)?;
         entry.close();
     }
     scores.close();
@@ -271,7 +298,7 @@ fn write_case(target: &mut Map<String, Value>, outcome: &CaseOutcome, with_codes
         .iter()
         .filter_map(|result| {
             score_entry(result, with_codes)
-                .map(|entry| (evaluators::score_key(&result.evaluator), entry))
+                .map(|entry| (evaluators::score_key(&result.evaluator).to_owned(), entry))
         })
         .collect();
     target.insert("scores".to_owned(), Value::Object(scores));
@@ -295,50 +322,69 @@ fn replace_or_remove(target: &mut Map<String, Value>, key: &str, value: Option<V
     }
 }
 
-fn valid_fields(result: &EvalResult) -> Vec<(&str, ScoreField<'_>)> {
-    let mut fields = Vec::with_capacity(4 + result.details.len());
-    let reports_score = match evaluators::find(&result.evaluator) {
-        Some(spec) => spec.m365_reports_score,
-        None => true,
-    };
-    if reports_score {
-        if let Some(score) = result.score.and_then(Number::from_f64) {
-            fields.push(("score", ScoreField::Number(score)));
-        }
+/// [`write_score_fields`] for a pass or fail: `score`, `result`, `threshold`, `reason`, then the
+/// details whose keys are not among those.
+fn write_valid_fields<S: ScoreSink>(result: &EvalResult, sink: &mut S) -> Result<(), S::Error> {
+    let reports_score =
+        !matches!(evaluators::find(&result.evaluator), Some(spec) if !spec.m365_reports_score);
+    let score = result
+        .score
+        .and_then(Number::from_f64)
+        .filter(|_| reports_score);
+    let threshold = result.threshold.and_then(threshold_number);
+    if let Some(score) = &score {
+        sink.number("score", score)?;
     }
-    fields.push(("result", ScoreField::Text(result.result.as_str().into())));
-    if let Some(threshold) = result.threshold.and_then(threshold_number) {
-        fields.push(("threshold", ScoreField::Number(threshold)));
+    sink.text("result", result.result.as_str())?;
+    if let Some(threshold) = &threshold {
+        sink.number("threshold", threshold)?;
     }
     if let Some(reason) = &result.reason {
-        fields.push(("reason", ScoreField::Text(reason.as_str().into())));
+        sink.text("reason", reason)?;
     }
+    let written = |key: &str| match key {
+        "score" => score.is_some(),
+        "result" => true,
+        "threshold" => threshold.is_some(),
+        "reason" => result.reason.is_some(),
+        _ => false,
+    };
     for (key, value) in result.details.iter() {
-        if !fields.iter().any(|(name, _)| *name == key) {
-            fields.push((key, ScoreField::Detail(value)));
+        if !written(key) {
+            sink.detail(key, value)?;
         }
     }
-    fields
+    Ok(())
 }
 
-fn errored_fields(result: &EvalResult, with_code: bool) -> Vec<(&str, ScoreField<'_>)> {
+/// [`write_score_fields`] for an error: `result`, `error` and, with `with_code`, `code`.
+fn write_errored_fields<S: ScoreSink>(
+    result: &EvalResult,
+    with_code: bool,
+    sink: &mut S,
+) -> Result<(), S::Error> {
     let (code, message) = match &result.error {
         Some(error) => (error.code.as_str(), error.message.as_str()),
         None => ("evaluatorError", result.reason.as_deref().unwrap_or("")),
     };
-    let message = if message.trim().is_empty() {
-        Cow::Owned(format!("Evaluator failed ({code})."))
+    sink.text("result", "error")?;
+    if message.trim().is_empty() {
+        sink.text("error", &format!("Evaluator failed ({code})."))?;
     } else {
-        Cow::Borrowed(message)
-    };
-    let mut fields = vec![
-        ("result", ScoreField::Text("error".into())),
-        ("error", ScoreField::Text(message)),
-    ];
-    if with_code {
-        fields.push(("code", ScoreField::Text(code.into())));
+        sink.text("error", message)?;
     }
-    fields
+    if with_code {
+        sink.text("code", code)?;
+    }
+    Ok(())
+}
+
+/// The results of `outcome` that have a score object (all but the skipped), in order.
+fn scored_results(outcome: &CaseOutcome) -> impl Iterator<Item = &EvalResult> {
+    outcome
+        .results
+        .iter()
+        .filter(|result| result.result != Verdict::Skipped)
 }
 
 /// Whole thresholds are written as integers, as the official examples do (`"threshold": 3`) and as
@@ -553,5 +599,31 @@ mod tests {
         let unescaped = crate::json!({"prompt": "p", "context": {"a": [1, "b", null]}});
         assert!(written_directly(&unescaped, &plain).is_some());
         assert_eq!(written_directly(&Value::from("text"), &plain), None);
+    }
+
+    #[test]
+    fn items_with_up_to_the_most_scores_are_written_directly() {
+        let item = crate::json!({"prompt": "p", "response": "r"});
+        let results = |count: usize| {
+            let mut results = vec![EvalResult::skipped("ExactMatch", "not applicable")];
+            results.extend((0..count).map(|index| {
+                EvalResult::scored(&format!("custom{index}"), index % 2 == 0, 0.5, 0.5)
+                    .with_detail("index", index)
+            }));
+            results.push(EvalResult::verdict("exactMatch", true));
+            outcome(results)
+        };
+        let most = results(MOST_SCORES_WRITTEN_DIRECTLY - 1);
+        let direct = written_directly(&item, &most).expect("within the limit");
+        assert_eq!(direct, written_as_values(&item, &most));
+        assert_eq!(
+            direct.matches("\"result\": ").count(),
+            MOST_SCORES_WRITTEN_DIRECTLY,
+            "{direct}"
+        );
+        assert_eq!(
+            written_directly(&item, &results(MOST_SCORES_WRITTEN_DIRECTLY)),
+            None
+        );
     }
 }
