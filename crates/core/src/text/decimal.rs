@@ -197,7 +197,7 @@ fn scaled_digits(magnitude: f64, places: u32) -> Vec<u8> {
     let product = u128::from(mantissa) * scale;
     if exponent >= 0 {
         if exponent <= 40 {
-            return (product << exponent).to_string().into_bytes();
+            return decimal_digits(product << exponent);
         }
         let mut digits = big_shifted_digits(mantissa, exponent.unsigned_abs());
         digits.extend(std::iter::repeat_n(b'0', places as usize));
@@ -215,7 +215,16 @@ fn scaled_digits(magnitude: f64, places: u32) -> Vec<u8> {
     } else {
         quotient
     };
-    rounded.to_string().into_bytes()
+    decimal_digits(rounded)
+}
+
+/// The decimal digits of `value`; through `u64` when it fits, whose formatting needs no 128-bit
+/// division (a library call in WebAssembly).
+fn decimal_digits(value: u128) -> Vec<u8> {
+    match u64::try_from(value) {
+        Ok(small) => itoa::Buffer::new().format(small).as_bytes().to_vec(),
+        Err(_) => value.to_string().into_bytes(),
+    }
 }
 
 /// A finite, non-negative `magnitude` as `mantissa × 2^exponent`.
