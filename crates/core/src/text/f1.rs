@@ -84,16 +84,10 @@ impl<'t> Tokens<'t> {
         let mut at = 0;
         while at <= bytes.len() {
             let start = at;
-            let mut ended = false;
-            while let Some(&byte) = bytes.get(at) {
-                let action = table.get(usize::from(byte)).copied().unwrap_or(OTHER);
-                if action == byte && action > OTHER {
-                    at += 1;
-                } else {
-                    ended = action == SPACE;
-                    break;
-                }
-            }
+            at += kept_run(bytes.get(at..).unwrap_or_default(), lowercase);
+            let ended = bytes
+                .get(at)
+                .is_some_and(|&byte| table.get(usize::from(byte)) == Some(&SPACE));
             if ended || at == bytes.len() {
                 push_kept_word(&mut tokenizer.spans, bytes, start, at);
             } else {
@@ -136,6 +130,42 @@ fn sigma_lowered(text: &str, lowercase: bool) -> (Cow<'_, str>, bool) {
     } else {
         (Cow::Borrowed(text), lowercase)
     }
+}
+
+/// How many bytes at the start of `bytes` the normalisation keeps as they are: ASCII lower-case
+/// letters and digits, and upper-case letters too without `lowercase`. Eight bytes are tested at
+/// a time as one `u64` (the last few padded with a space): with each byte's top bit cleared, an
+/// addition sets it exactly for the bytes at or above a bound, no carry crossing bytes.
+fn kept_run(bytes: &[u8], lowercase: bool) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let kept = |word: [u8; 8]| {
+        let word = u64::from_le_bytes(word);
+        let low = word & !HIGHS;
+        let at_least = |bound: u8| low + ONES * u64::from(0x80 - bound);
+        let within = |first: u8, last: u8| at_least(first) & !at_least(last + 1);
+        let mut kept = within(b'a', b'z') | within(b'0', b'9');
+        if !lowercase {
+            kept |= within(b'A', b'Z');
+        }
+        kept & !word & HIGHS
+    };
+    let mut words = bytes.chunks_exact(8);
+    let mut run = 0;
+    for word in words.by_ref() {
+        let other = !kept(word.try_into().unwrap_or([0; 8])) & HIGHS;
+        if other != 0 {
+            return run + (other.trailing_zeros() / 8) as usize;
+        }
+        run += 8;
+    }
+    let rest = words.remainder();
+    let mut last = [b' '; 8];
+    for (slot, &byte) in last.iter_mut().zip(rest) {
+        *slot = byte;
+    }
+    let other = !kept(last) & HIGHS;
+    run + ((other.trailing_zeros() / 8) as usize).min(rest.len())
 }
 
 /// Adds the unchanged word `bytes[start..end]` as a token unless it is empty or an article.
@@ -471,9 +501,48 @@ mod tests {
     #[test]
     fn one_walk_equals_the_reference_steps_on_generated_text() {
         const PIECES: &[&str] = &[
-            "a", "an", "the", "The", "A", "x", "th", "e", "_", "-", "'", ".", " ", "  ", "\t",
-            "\x01", "\x1f", "\u{A0}", "\u{3000}", "\u{85}", "é", "É", "\u{301}", "Σ", "İ",
-            "\u{212A}", "日", "\u{E200}", "“", "1", "9", "ß",
+            "a",
+            "an",
+            "the",
+            "The",
+            "A",
+            "x",
+            "th",
+            "e",
+            "_",
+            "-",
+            "'",
+            ".",
+            " ",
+            "  ",
+            "\t",
+            "\x01",
+            "\x1f",
+            "\u{A0}",
+            "\u{3000}",
+            "\u{85}",
+            "é",
+            "É",
+            "\u{301}",
+            "Σ",
+            "İ",
+            "\u{212A}",
+            "日",
+            "\u{E200}",
+            "“",
+            "1",
+            "9",
+            "ß",
+            "abcdefghij",
+            "Zz09",
+            "/",
+            ":",
+            "@",
+            "[",
+            "`",
+            "{",
+            "\x7f",
+            "Q",
         ];
         let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
         let mut next = |bound: usize| rng.below(bound);
@@ -486,6 +555,35 @@ mod tests {
                     [expected.clone(), expected],
                     "{text:?} lowercase={lowercase}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn kept_runs_stop_at_the_first_byte_the_normalisation_changes() {
+        const WORD_BYTES: &[u8] = b"az09AZmq5/:@[`{ ";
+        let mut rng = XorShift::new(0x0005_EED0_FF15_CA1E);
+        for _ in 0..20_000 {
+            let length = rng.below(40);
+            let bytes: Vec<u8> = (0..length)
+                .map(|_| match rng.below(10) {
+                    0..=6 => WORD_BYTES
+                        .get(rng.below(WORD_BYTES.len()))
+                        .copied()
+                        .unwrap_or(b'a'),
+                    _ => rng.below(256) as u8,
+                })
+                .collect();
+            for lowercase in [true, false] {
+                let table = action_table(lowercase);
+                let naive = bytes
+                    .iter()
+                    .position(|&byte| {
+                        let action = table.get(usize::from(byte)).copied().unwrap_or(OTHER);
+                        !(action == byte && action > OTHER)
+                    })
+                    .unwrap_or(bytes.len());
+                assert_eq!(kept_run(&bytes, lowercase), naive, "{bytes:?} {lowercase}");
             }
         }
     }
