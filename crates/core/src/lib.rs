@@ -17,6 +17,7 @@
     )
 )]
 
+mod byte_words;
 pub mod custom;
 pub mod dataset;
 pub mod details;

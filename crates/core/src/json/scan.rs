@@ -8,6 +8,7 @@
 //! limit. Callers then take the slower exact path.
 
 use super::{MAX_DEPTH, MAX_STRING_BYTES};
+use crate::byte_words::{self, HIGHS, ONES};
 use crate::text::float_parse;
 
 /// Objects with more members than this are left to the exact path (duplicate keys are found by
@@ -317,32 +318,13 @@ impl<'t> Scanner<'t, '_> {
 /// spaces): in each test's mask the lowest flagged byte is exact (a false flag can only follow a
 /// true one), so the lowest flag of all three is the first byte that needs attention.
 pub(super) fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
     let below = |word: u64, limit: u8| word.wrapping_sub(ONES * u64::from(limit)) & !word;
-    let flags = |word: [u8; 8]| {
-        let word = u64::from_le_bytes(word);
+    byte_words::first_flagged(bytes, b' ', |word| {
         (below(word, 0x20)
             | below(word ^ (ONES * u64::from(b'"')), 1)
             | below(word ^ (ONES * u64::from(b'\\')), 1))
             & HIGHS
-    };
-    let mut words = bytes.chunks_exact(8);
-    let mut run = 0;
-    for word in words.by_ref() {
-        let found = flags(word.try_into().unwrap_or([0; 8]));
-        if found != 0 {
-            return run + (found.trailing_zeros() / 8) as usize;
-        }
-        run += 8;
-    }
-    let rest = words.remainder();
-    let mut last = [b' '; 8];
-    if let Some(start) = last.get_mut(..rest.len()) {
-        start.copy_from_slice(rest);
-    }
-    let found = flags(last);
-    run + ((found.trailing_zeros() / 8) as usize).min(rest.len())
+    })
 }
 
 /// The position after the escape sequence starting at `backslash`; `None` for an invalid escape

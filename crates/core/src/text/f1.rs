@@ -17,6 +17,7 @@
 use std::borrow::Cow;
 
 use super::python;
+use crate::byte_words::{self, HIGHS, ONES};
 use crate::multiset;
 
 fn is_article(word: &[u8]) -> bool {
@@ -137,10 +138,7 @@ fn sigma_lowered(text: &str, lowercase: bool) -> (Cow<'_, str>, bool) {
 /// a time as one `u64` (the last few padded with a space): with each byte's top bit cleared, an
 /// addition sets it exactly for the bytes at or above a bound, no carry crossing bytes.
 fn kept_run(bytes: &[u8], lowercase: bool) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let kept = |word: [u8; 8]| {
-        let word = u64::from_le_bytes(word);
+    byte_words::first_flagged(bytes, b' ', |word| {
         let low = word & !HIGHS;
         let at_least = |bound: u8| low + ONES * u64::from(0x80 - bound);
         let within = |first: u8, last: u8| at_least(first) & !at_least(last + 1);
@@ -148,24 +146,8 @@ fn kept_run(bytes: &[u8], lowercase: bool) -> usize {
         if !lowercase {
             kept |= within(b'A', b'Z');
         }
-        kept & !word & HIGHS
-    };
-    let mut words = bytes.chunks_exact(8);
-    let mut run = 0;
-    for word in words.by_ref() {
-        let other = !kept(word.try_into().unwrap_or([0; 8])) & HIGHS;
-        if other != 0 {
-            return run + (other.trailing_zeros() / 8) as usize;
-        }
-        run += 8;
-    }
-    let rest = words.remainder();
-    let mut last = [b' '; 8];
-    for (slot, &byte) in last.iter_mut().zip(rest) {
-        *slot = byte;
-    }
-    let other = !kept(last) & HIGHS;
-    run + ((other.trailing_zeros() / 8) as usize).min(rest.len())
+        !(kept & !word) & HIGHS
+    })
 }
 
 /// Adds the unchanged word `bytes[start..end]` as a token unless it is empty or an article.
