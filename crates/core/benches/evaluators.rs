@@ -20,7 +20,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// The allocator the shipped `agenteval` binary uses, so the figures are the CLI's.
 #[global_allocator]
-static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::allocator();
 
 /// A writer that keeps only the number of bytes given to it.
 #[derive(Default)]

@@ -22,7 +22,7 @@ use agenteval_core::{evaluators, Inputs, Options};
 
 /// The allocator the shipped `agenteval` binary uses, so per-item figures are the CLI's.
 #[global_allocator]
-static ALLOCATOR: allocator::MiMalloc = allocator::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::allocator();
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -10,7 +10,7 @@ use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, json, schema};
 
 #[global_allocator]
-static GLOBAL: allocator::MiMalloc = allocator::MiMalloc;
+static GLOBAL: allocator::Allocator = allocator::allocator();
 
 fn main() -> Result<(), String> {
     let path = std::env::args().nth(1).ok_or("usage: phases FILE")?;

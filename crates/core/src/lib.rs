@@ -33,6 +33,7 @@ pub mod report;
 pub mod resolve;
 pub mod schema;
 mod short_copy;
+pub mod small_blocks;
 mod sorting;
 pub mod status;
 pub mod stream;

@@ -30,19 +30,25 @@ pub mod options;
 pub mod render;
 pub mod report_json;
 pub mod run;
-pub mod small_blocks;
 pub mod types;
 pub mod validate;
 
+#[cfg(target_arch = "wasm32")]
+use agenteval_core::small_blocks::{OneThread, SmallBlocks};
 use wasm_bindgen::prelude::*;
 
 /// Talc instead of the standard library's dlmalloc, growing the memory in steps that grow with it
-/// (see [`memory`]), behind a cache of freed small blocks ([`small_blocks`]): the streaming paths
-/// allocate and free many small values per item.
+/// (see [`memory`]), behind the core's cache of freed small blocks
+/// ([`agenteval_core::small_blocks`]): the streaming paths allocate and free many small values per
+/// item.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: small_blocks::SmallBlocks<memory::Allocator> =
-    small_blocks::SmallBlocks::new(memory::allocator());
+static ALLOCATOR: SmallBlocks<memory::Allocator, OneThread> =
+    SmallBlocks::new(memory::allocator(), OneThread::new(), MAX_CACHED_BLOCKS);
+
+/// Most blocks one size class of the module's cache keeps: a few megabytes at most.
+#[cfg(target_arch = "wasm32")]
+const MAX_CACHED_BLOCKS: usize = 1024;
 
 /// Key of the global slot where the panic hook leaves the last panic message, for the package's
 /// guard to put into the `internalError` it throws before resetting the module.
