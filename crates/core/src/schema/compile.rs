@@ -79,25 +79,64 @@ pub(crate) enum Additional {
     Schema(NodeId),
 }
 
-/// One compiled schema (object or boolean).
+/// Which groups of keywords a node has, so that checking a value reads only the fields of those
+/// it has: a node is 384 bytes (six cache lines), and reading every field of every node a value
+/// meets took about a third of the first-level data-cache misses of scoring the benchmark
+/// document (cachegrind).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Keywords(u16);
+
+impl Keywords {
+    pub(crate) const REFERENCE: Keywords = Keywords(1);
+    pub(crate) const CONSTANT: Keywords = Keywords(1 << 1);
+    pub(crate) const ENUMERATION: Keywords = Keywords(1 << 2);
+    /// `properties`, `additionalProperties` other than `true`, `required`, `propertyNames`.
+    pub(crate) const OBJECT: Keywords = Keywords(1 << 3);
+    /// `items`, `minItems`, `maxItems`.
+    pub(crate) const ARRAY: Keywords = Keywords(1 << 4);
+    /// `minLength`, `pattern`, `format`.
+    pub(crate) const STRING: Keywords = Keywords(1 << 5);
+    /// `minimum`, `maximum`.
+    pub(crate) const NUMBER: Keywords = Keywords(1 << 6);
+    pub(crate) const ONE_OF: Keywords = Keywords(1 << 7);
+    pub(crate) const ANY_OF: Keywords = Keywords(1 << 8);
+    pub(crate) const NOT: Keywords = Keywords(1 << 9);
+
+    /// Whether the node has keywords of `group`.
+    pub(crate) fn has(self, group: Keywords) -> bool {
+        self.0 & group.0 != 0
+    }
+
+    fn with(self, group: Keywords, present: bool) -> Keywords {
+        if present {
+            Keywords(self.0 | group.0)
+        } else {
+            self
+        }
+    }
+}
+
+/// One compiled schema (object or boolean). Laid out in declaration order, the fields every check
+/// reads first, so that they share the node's first cache line.
 #[derive(Debug, Clone, Default)]
+#[repr(C)]
 pub(crate) struct Node {
-    /// The `$defs` name, for definitions.
-    pub(crate) name: Option<String>,
+    /// The groups of keywords the node has; set by [`compile`] once the node is complete.
+    pub(crate) keywords: Keywords,
     /// `Some(false)` for the `false` schema; `Some(true)` for `true`.
     pub(crate) boolean: Option<bool>,
-    pub(crate) reference: Option<NodeId>,
     pub(crate) types: Option<Types>,
+    pub(crate) reference: Option<NodeId>,
     pub(crate) properties: Vec<(String, NodeId)>,
-    pub(crate) additional: Additional,
     pub(crate) required: Vec<String>,
+    pub(crate) additional: Additional,
     pub(crate) property_names: Option<NodeId>,
-    pub(crate) minimum: Option<f64>,
-    pub(crate) maximum: Option<f64>,
+    pub(crate) items: Option<NodeId>,
     pub(crate) min_length: Option<usize>,
     pub(crate) pattern: Option<Pattern>,
     pub(crate) format: Option<Format>,
-    pub(crate) items: Option<NodeId>,
+    pub(crate) minimum: Option<f64>,
+    pub(crate) maximum: Option<f64>,
     pub(crate) min_items: Option<usize>,
     pub(crate) max_items: Option<usize>,
     pub(crate) enumeration: Option<Vec<Value>>,
@@ -105,9 +144,41 @@ pub(crate) struct Node {
     pub(crate) one_of: Vec<NodeId>,
     pub(crate) any_of: Vec<NodeId>,
     pub(crate) not: Option<NodeId>,
+    /// The `$defs` name, for definitions.
+    pub(crate) name: Option<String>,
 }
 
 impl Node {
+    /// The groups of keywords the node's fields hold.
+    fn present_keywords(&self) -> Keywords {
+        Keywords::default()
+            .with(Keywords::REFERENCE, self.reference.is_some())
+            .with(Keywords::CONSTANT, self.constant.is_some())
+            .with(Keywords::ENUMERATION, self.enumeration.is_some())
+            .with(
+                Keywords::OBJECT,
+                !self.properties.is_empty()
+                    || self.additional != Additional::Allowed
+                    || !self.required.is_empty()
+                    || self.property_names.is_some(),
+            )
+            .with(
+                Keywords::ARRAY,
+                self.items.is_some() || self.min_items.is_some() || self.max_items.is_some(),
+            )
+            .with(
+                Keywords::STRING,
+                self.min_length.is_some() || self.pattern.is_some() || self.format.is_some(),
+            )
+            .with(
+                Keywords::NUMBER,
+                self.minimum.is_some() || self.maximum.is_some(),
+            )
+            .with(Keywords::ONE_OF, !self.one_of.is_empty())
+            .with(Keywords::ANY_OF, !self.any_of.is_empty())
+            .with(Keywords::NOT, self.not.is_some())
+    }
+
     /// Whether the node is a bare `{"required": [...]}`.
     pub(crate) fn is_required_only(&self) -> bool {
         !self.required.is_empty()
@@ -150,10 +221,11 @@ pub(crate) fn compile(schema: &Value) -> Result<Compiled, String> {
         compiler.place(id, node);
     }
     let root = compiler.add(schema, "")?;
-    Ok(Compiled {
-        nodes: compiler.nodes,
-        root,
-    })
+    let mut nodes = compiler.nodes;
+    for node in &mut nodes {
+        node.keywords = node.present_keywords();
+    }
+    Ok(Compiled { nodes, root })
 }
 
 #[derive(Default)]

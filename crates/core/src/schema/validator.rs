@@ -9,7 +9,7 @@
 
 use crate::json::{Map, Value};
 
-use super::compile::{Additional, Compiled, Node, NodeId, Types};
+use super::compile::{Additional, Compiled, Keywords, Node, NodeId, Types};
 use super::message;
 use super::path::Path;
 use super::plausible::Ranker;
@@ -138,51 +138,68 @@ impl<'s> Validator<'s> {
                 sink.fail(path, || "no value is allowed here".to_owned())
             };
         }
-        if let Some(target) = node.reference {
-            self.check(target, value, path, sink)?;
+        let keywords = node.keywords;
+        if keywords.has(Keywords::REFERENCE) {
+            if let Some(target) = node.reference {
+                self.check(target, value, path, sink)?;
+            }
         }
         if let Some(types) = node.types {
             if !has_type(types, value) {
                 return sink.fail(path, || type_mismatch(node, types, value));
             }
         }
-        if let Some(constant) = &node.constant {
-            if !equal(constant, value) {
-                sink.fail(path, || {
-                    format!(
-                        "expected {}, {}",
-                        message::show(constant),
-                        message::got(value)
-                    )
-                })?;
+        if keywords.has(Keywords::CONSTANT) {
+            if let Some(constant) = &node.constant {
+                if !equal(constant, value) {
+                    sink.fail(path, || {
+                        format!(
+                            "expected {}, {}",
+                            message::show(constant),
+                            message::got(value)
+                        )
+                    })?;
+                }
             }
         }
-        if let Some(choices) = &node.enumeration {
-            if !choices.iter().any(|choice| equal(choice, value)) {
-                sink.fail(path, || {
-                    format!(
-                        "expected one of {}, {}",
-                        message::choices(choices),
-                        message::got(value)
-                    )
-                })?;
+        if keywords.has(Keywords::ENUMERATION) {
+            if let Some(choices) = &node.enumeration {
+                if !choices.iter().any(|choice| equal(choice, value)) {
+                    sink.fail(path, || {
+                        format!(
+                            "expected one of {}, {}",
+                            message::choices(choices),
+                            message::got(value)
+                        )
+                    })?;
+                }
             }
         }
         match value {
-            Value::Object(object) => self.check_object(node, object, path, sink)?,
-            Value::Array(items) => self.check_array(node, items, path, sink)?,
-            Value::String(text) => check_string(node, text, path, sink)?,
-            Value::Number(_) => check_number(node, value, path, sink)?,
-            Value::Null | Value::Bool(_) => {}
+            Value::Object(object) if keywords.has(Keywords::OBJECT) => {
+                self.check_object(node, object, path, sink)?;
+            }
+            Value::Array(items) if keywords.has(Keywords::ARRAY) => {
+                self.check_array(node, items, path, sink)?;
+            }
+            Value::String(text) if keywords.has(Keywords::STRING) => {
+                check_string(node, text, path, sink)?;
+            }
+            Value::Number(_) if keywords.has(Keywords::NUMBER) => {
+                check_number(node, value, path, sink)?;
+            }
+            _ => {}
         }
-        if !node.one_of.is_empty() {
+        if keywords.has(Keywords::ONE_OF) {
             self.check_one_of(&node.one_of, value, path, sink)?;
         }
-        if !node.any_of.is_empty() && !node.any_of.iter().any(|&b| self.is_valid(b, value)) {
+        if keywords.has(Keywords::ANY_OF) && !node.any_of.iter().any(|&b| self.is_valid(b, value)) {
             self.report_best(&node.any_of, "at least one", value, path, sink)?;
         }
-        if let Some(not) = node.not {
-            self.check_not(node, not, value, path, sink)?;
+        if keywords.has(Keywords::NOT) {
+            if let Some(not) = node.not {
+                self.check_not(node, not, value, path, sink)?;
+            }
         }
         Ok(())
     }
@@ -607,6 +624,45 @@ mod tests {
             failures(schema, json!({"turns": [], "prompt": "x"})),
             ["/prompt: field not allowed together with \"turns\""]
         );
+    }
+
+    /// Each keyword is checked when it is its node's only one, so no keyword group is skipped by
+    /// the node's summary of the groups it has.
+    #[test]
+    fn every_keyword_alone_is_checked() {
+        let cases = [
+            (
+                json!({"$defs": {"n": {"type": "string"}}, "$ref": "#/$defs/n"}),
+                json!(1),
+            ),
+            (json!({"const": "x"}), json!("y")),
+            (json!({"enum": ["x"]}), json!("y")),
+            (json!({"properties": {"a": false}}), json!({"a": 1})),
+            (json!({"additionalProperties": false}), json!({"a": 1})),
+            (json!({"required": ["a"]}), json!({})),
+            (
+                json!({"propertyNames": {"pattern": "^[a-zA-Z][a-zA-Z0-9_]*$"}}),
+                json!({"1b": 1}),
+            ),
+            (json!({"items": {"type": "string"}}), json!([1])),
+            (json!({"minItems": 1}), json!([])),
+            (json!({"maxItems": 0}), json!([1])),
+            (json!({"minLength": 2}), json!("x")),
+            (json!({"pattern": "\\S"}), json!(" ")),
+            (json!({"format": "date-time"}), json!("yesterday")),
+            (json!({"minimum": 1}), json!(0)),
+            (json!({"maximum": 1}), json!(2)),
+            (json!({"oneOf": [{"type": "string"}]}), json!(1)),
+            (json!({"anyOf": [{"type": "string"}]}), json!(1)),
+            (json!({"not": {"type": "integer"}}), json!(1)),
+        ];
+        for (schema, value) in cases {
+            assert_eq!(
+                failures(schema.clone(), value.clone()).len(),
+                1,
+                "{schema} against {value}"
+            );
+        }
     }
 
     #[test]
