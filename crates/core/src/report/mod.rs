@@ -153,11 +153,12 @@ impl Summary {
             Some(ItemStatus::Error) => self.error += 1,
             None => {}
         }
-        for result in &outcome.results {
-            let existing = self
-                .per_evaluator
-                .iter()
-                .position(|(name, _)| *name == result.evaluator);
+        for (place, result) in outcome.results.iter().enumerate() {
+            let is_here = |(name, _): &(String, EvaluatorSummary)| *name == result.evaluator;
+            let existing = match self.per_evaluator.get(place) {
+                Some(entry) if is_here(entry) => Some(place),
+                _ => self.per_evaluator.iter().position(is_here),
+            };
             let entry = match existing {
                 Some(position) => self.per_evaluator.get_mut(position),
                 None => Some(
@@ -217,5 +218,39 @@ impl RunReport {
     pub fn push(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
         self.summary.add(&outcome);
         self.items.push_mut(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(results: &[(&str, bool)]) -> CaseOutcome {
+        CaseOutcome {
+            index: 0,
+            turn: None,
+            status: Some(ItemStatus::Pass),
+            results: results
+                .iter()
+                .map(|&(name, passed)| EvalResult::verdict(name, passed))
+                .collect(),
+            problem: None,
+        }
+    }
+
+    #[test]
+    fn tallies_follow_names_in_first_seen_order_whatever_the_order_of_results() {
+        let mut summary = Summary::default();
+        summary.add(&outcome(&[("A", true), ("B", false)]));
+        summary.add(&outcome(&[("B", true), ("C", true), ("A", false)]));
+        summary.add(&outcome(&[("C", false)]));
+        summary.add(&outcome(&[("A", true), ("B", true), ("C", true)]));
+        let tallies: Vec<(&str, usize, usize)> = summary
+            .per_evaluator()
+            .iter()
+            .map(|(name, tally)| (name.as_str(), tally.pass, tally.fail))
+            .collect();
+        assert_eq!(tallies, [("A", 2, 1), ("B", 2, 1), ("C", 2, 1)]);
+        assert_eq!(summary.items, 4);
     }
 }
