@@ -42,7 +42,9 @@ thread_local! {
 
 /// The CLI's global allocator, ready before the first allocation.
 pub const fn allocator() -> Allocator {
-    SmallBlocks::new(MiMalloc, PerThread::new(&CACHED_BLOCKS), MAX_CACHED_BLOCKS)
+    // SAFETY: every store on `CACHED_BLOCKS` is made here, for a cache in front of mimalloc.
+    let store = unsafe { PerThread::new(&CACHED_BLOCKS) };
+    SmallBlocks::new(MiMalloc, store, MAX_CACHED_BLOCKS)
 }
 
 /// mimalloc through its plain entry points where it can.

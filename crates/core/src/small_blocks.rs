@@ -83,15 +83,20 @@ pub unsafe trait ListStore {
 pub struct PerThread(&'static LocalKey<UnsafeCell<FreeLists>>);
 
 impl PerThread {
-    /// Lists kept in `key`, which must be initialised with `const` (so reading it never
-    /// allocates) and used by no other cache.
-    pub const fn new(key: &'static LocalKey<UnsafeCell<FreeLists>>) -> Self {
+    /// Lists kept in `key`.
+    ///
+    /// # Safety
+    /// Every cache whose store is on `key` must be in front of the same allocator: such caches
+    /// share their lists, so a block one of them cached may be handed out, or freed to its inner
+    /// allocator, by another.
+    pub const unsafe fn new(key: &'static LocalKey<UnsafeCell<FreeLists>>) -> Self {
         PerThread(key)
     }
 }
 
-// SAFETY: each thread has its own value of the thread-local, alive while the thread is; a value
-// without drop code is never torn down, so `with` always succeeds.
+// SAFETY: each thread has its own value of the thread-local, alive while the thread is, shared
+// only by caches in front of one allocator (`PerThread::new`); a value without drop code is never
+// torn down, so `with` always succeeds.
 unsafe impl ListStore for PerThread {
     fn lists(&self) -> *mut FreeLists {
         self.0.with(UnsafeCell::get)
@@ -194,8 +199,9 @@ fn class_layout(class: usize) -> Layout {
 //
 // SAFETY: small blocks are allocated from `inner` with their class's layout and only handed out
 // again, or freed to `inner`, with that same layout; every other block is `inner`'s own. A cached
-// block is at least 16 bytes and 8-aligned, room for its link. Each thread's lists hold only
-// blocks its own calls put there.
+// block is at least 16 bytes and 8-aligned, room for its link. A thread's lists hold only blocks
+// that calls on that thread put there, through this cache or another in front of the same
+// allocator (the stores' contracts).
 unsafe impl<A: GlobalAlloc, S: ListStore> GlobalAlloc for SmallBlocks<A, S> {
     #[cfg_attr(target_arch = "wasm32", inline(never))]
     #[cfg_attr(not(target_arch = "wasm32"), inline)]

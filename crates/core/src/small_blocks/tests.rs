@@ -144,8 +144,9 @@ thread_local! {
 
 #[test]
 fn each_thread_reuses_only_the_blocks_it_freed() {
+    // SAFETY: `TEST_LISTS` serves this cache alone.
     static SHARED: SmallBlocks<System, PerThread> =
-        SmallBlocks::new(System, PerThread::new(&TEST_LISTS), LIMIT);
+        SmallBlocks::new(System, unsafe { PerThread::new(&TEST_LISTS) }, LIMIT);
     let small = layout(48, 8);
     let here = unsafe { SHARED.alloc(small) };
     unsafe { SHARED.dealloc(here, small) };
