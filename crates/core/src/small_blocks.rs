@@ -152,11 +152,6 @@ impl<A, S: ListStore> SmallBlocks<A, S> {
         }
     }
 
-    /// The allocator behind the cache.
-    pub fn inner(&self) -> &A {
-        &self.inner
-    }
-
     /// Blocks the calling thread has cached in all classes.
     pub fn cached(&self) -> usize {
         // SAFETY: the store gives this thread's lists, and no list is borrowed across calls.
