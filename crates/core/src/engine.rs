@@ -17,6 +17,7 @@ use crate::dataset::m365::DocumentOutline;
 use crate::dataset::{Dataset, EvalDocument};
 use crate::evaluators::{self, Evaluator, EvaluatorSpec};
 use crate::inputs::Inputs;
+use crate::judge::JudgeCall;
 use crate::options::Options;
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::report::{CaseOutcome, Dialect, RunReport};
@@ -66,7 +67,13 @@ impl Slot {
                 format!("Unknown evaluator '{name}': it is not built in and no custom evaluator of that name was supplied{hint}"),
             ));
         };
-        match (spec.build)(label, Options::new(options)) {
+        let built = match spec.kind {
+            evaluators::EvaluatorKind::Judge => {
+                evaluators::judged::build(spec, label, Options::new(options))
+            }
+            evaluators::EvaluatorKind::Deterministic => (spec.build)(label, Options::new(options)),
+        };
+        match built {
             Ok(evaluator) => Slot::Ready {
                 spec,
                 label: label.to_owned(),
@@ -103,16 +110,36 @@ pub struct CustomCall {
     pub item: Value,
 }
 
-/// An entry whose built-in results are done and whose custom evaluator calls are still to make.
+/// One evaluator's place in a pending entry.
+#[derive(Debug, Clone, PartialEq)]
+enum Place {
+    Done(EvalResult),
+    Custom,
+    Judge,
+}
+
+/// An entry whose built-in results are done and whose custom evaluator calls or judge calls are
+/// still to make.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingCase {
     index: usize,
     turn: Option<usize>,
     has_response: bool,
-    results: Vec<Option<EvalResult>>,
+    results: Vec<Place>,
     thresholds: Vec<f64>,
     /// The calls to make, in order; answer them in the same order with [`Session::complete`].
     pub calls: Vec<CustomCall>,
+    /// The judge calls to make, in order; their results go to [`PendingCase::resolve`].
+    pub judge_calls: Vec<JudgeCall>,
+}
+
+/// The next entry of a session, not yet recorded in its report.
+#[derive(Debug)]
+pub enum Next {
+    /// The entry is scored; record it with [`Session::record`].
+    Ready(CaseOutcome),
+    /// The entry waits for custom evaluators or judges; [`PendingCase::resolve`] it.
+    Pending(PendingCase),
 }
 
 /// What one step of a session produced.
@@ -160,6 +187,8 @@ pub struct Session<'d> {
     /// Whether the report keeps every entry, or only its summary and the last entry.
     keep_items: bool,
     last: Option<CaseOutcome>,
+    /// Whether judged evaluators ask for judge calls (else they are skipped: no judge configured).
+    judging: bool,
 }
 
 impl Session<'static> {
@@ -220,7 +249,15 @@ impl<'d> Session<'d> {
             report: RunReport::new(dialect),
             keep_items: true,
             last: None,
+            judging: false,
         }
+    }
+
+    /// The same session with a judge configured: judged evaluators ask for judge calls
+    /// ([`PendingCase::judge_calls`]) instead of being skipped.
+    pub fn with_judge(mut self) -> Self {
+        self.judging = true;
+        self
     }
 
     /// The dataset, when it is held whole.
@@ -321,8 +358,19 @@ impl<'d> Session<'d> {
         self.entries_before + self.position
     }
 
-    /// Scores the next entry; `None` when every entry has been stepped over.
+    /// Scores the next entry and records it, or returns it pending; `None` when every entry has
+    /// been stepped over.
     pub fn step(&mut self) -> Option<Step<'_>> {
+        Some(match self.next()? {
+            Next::Ready(outcome) => Step::Done(self.record(outcome)),
+            Next::Pending(pending) => Step::Pending(pending),
+        })
+    }
+
+    /// Scores the next entry without recording it (a caller that completes entries out of order
+    /// records them in order with [`Session::record`]); `None` when every entry has been stepped
+    /// over.
+    pub fn next(&mut self) -> Option<Next> {
         if self.position >= self.entries.len() && !self.read_next_item() {
             return None;
         }
@@ -330,46 +378,44 @@ impl<'d> Session<'d> {
         self.position += 1;
         let (index, turn) = match entry {
             Entry::Invalid { index, problem } => {
-                let outcome = invalid_outcome(*index, problem);
-                return Some(Step::Done(self.record(outcome)));
+                return Some(Next::Ready(invalid_outcome(*index, problem)));
             }
             Entry::Case { index, turn } => (*index, *turn),
         };
+        let judging = self.judging;
         let pending = match (self.m365_entry(index, turn), self.whole()) {
             (Some((fields, default_evaluators)), _) => {
                 let Some(fields) = fields else {
-                    let outcome = invalid_outcome(index, NOT_AN_OBJECT);
-                    return Some(Step::Done(self.record(outcome)));
+                    return Some(Next::Ready(invalid_outcome(index, NOT_AN_OBJECT)));
                 };
                 m365_case(
                     &self.shared_slots,
                     default_evaluators,
                     &self.customs,
                     fields,
-                    index,
-                    turn,
+                    (index, turn),
+                    judging,
                 )
             }
             (None, Some(Dataset::Foundry(rows))) => {
                 let Some(Ok(fields)) = rows.rows.get(index).map(|row| &row.row) else {
                     return None;
                 };
-                run_criteria(&self.shared_slots, &rows.config, fields, index)
+                run_criteria(&self.shared_slots, &rows.config, fields, index, judging)
             }
             (None, _) => return None,
         };
-        Some(if pending.calls.is_empty() {
-            let outcome = pending.finish(Vec::new());
-            Step::Done(self.record(outcome))
+        Some(if pending.calls.is_empty() && pending.judge_calls.is_empty() {
+            Next::Ready(pending.resolve(Vec::new(), Vec::new()))
         } else {
-            Step::Pending(pending)
+            Next::Pending(pending)
         })
     }
 
     /// Completes a pending entry with the custom evaluators' returns, in the order of its calls,
     /// and records it. Missing returns count as errors.
     pub fn complete(&mut self, pending: PendingCase, returns: Vec<CustomReturn>) -> &CaseOutcome {
-        let outcome = pending.finish(returns);
+        let outcome = pending.resolve(returns, Vec::new());
         self.record(outcome)
     }
 
@@ -380,7 +426,8 @@ impl<'d> Session<'d> {
         self
     }
 
-    fn record(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
+    /// Records a scored entry in the report (entries must be recorded in dataset order).
+    pub fn record(&mut self, outcome: CaseOutcome) -> &CaseOutcome {
         if self.keep_items {
             return self.report.push(outcome);
         }
@@ -392,6 +439,11 @@ impl<'d> Session<'d> {
     /// after [`Session::without_items`]).
     pub fn report(&self) -> &RunReport {
         &self.report
+    }
+
+    /// The report so far, to add run-level facts (the judge's figures).
+    pub fn report_mut(&mut self) -> &mut RunReport {
+        &mut self.report
     }
 
     /// Ends the session, returning its report (entries in dataset order).
@@ -421,15 +473,21 @@ impl PendingCase {
         self.turn
     }
 
-    fn finish(self, returns: Vec<CustomReturn>) -> CaseOutcome {
+    /// The scored entry, given the custom evaluators' returns in the order of [`Self::calls`]
+    /// and the judged results in the order of [`Self::judge_calls`]. A missing return or result
+    /// is an error.
+    pub fn resolve(self, returns: Vec<CustomReturn>, judged: Vec<EvalResult>) -> CaseOutcome {
         let mut returns = returns.into_iter();
+        let mut judged = judged.into_iter();
         let mut thresholds = self.thresholds.into_iter();
         let mut calls = self.calls.into_iter();
+        let mut judge_calls = self.judge_calls.into_iter();
         let results: Vec<EvalResult> = self
             .results
             .into_iter()
-            .map(|result| {
-                result.unwrap_or_else(|| {
+            .map(|place| match place {
+                Place::Done(result) => result,
+                Place::Custom => {
                     let label = calls.next().map(|call| call.evaluator).unwrap_or_default();
                     let returned = returns
                         .next()
@@ -439,7 +497,17 @@ impl PendingCase {
                         thresholds.next().unwrap_or(custom::DEFAULT_THRESHOLD),
                         returned,
                     )
-                })
+                }
+                Place::Judge => {
+                    let call = judge_calls.next();
+                    judged.next().unwrap_or_else(|| {
+                        EvalResult::error(
+                            &call.map(|call| call.label).unwrap_or_default(),
+                            ErrorCode::EvaluatorError,
+                            "no judge result was supplied for this call",
+                        )
+                    })
+                }
             })
             .collect();
         CaseOutcome {
@@ -459,8 +527,8 @@ fn m365_case(
     default_evaluators: Option<&Map<String, Value>>,
     customs: &[String],
     fields: &Map<String, Value>,
-    index: usize,
-    turn: Option<usize>,
+    (index, turn): (usize, Option<usize>),
+    judging: bool,
 ) -> PendingCase {
     let inputs = m365_inputs(fields);
     let has_response = inputs
@@ -478,11 +546,24 @@ fn m365_case(
         slots,
         |_| Cow::Borrowed(&inputs),
         fields,
-        true,
-        has_response,
-        index,
-        turn,
+        Requirements {
+            response_required: true,
+            has_response,
+            judging,
+        },
+        (index, turn),
     )
+}
+
+/// What an entry's evaluators may assume.
+#[derive(Clone, Copy)]
+struct Requirements {
+    /// Whether evaluators that need a response get `emptyAgentResponse` without one (M365).
+    response_required: bool,
+    /// Whether the entry has a non-empty response.
+    has_response: bool,
+    /// Whether judged evaluators ask for judge calls.
+    judging: bool,
 }
 
 /// How many inputs an M365 item or turn can name: its five fields and the aliases of two.
@@ -494,28 +575,40 @@ fn run_slots<'i, 'a: 'i>(
     slots: &[Slot],
     inputs_for: impl Fn(usize) -> Cow<'i, Inputs<'a>>,
     fields: &Map<String, Value>,
-    response_required: bool,
-    has_response: bool,
-    index: usize,
-    turn: Option<usize>,
+    requirements: Requirements,
+    (index, turn): (usize, Option<usize>),
 ) -> PendingCase {
     let mut pending = PendingCase {
         index,
         turn,
-        has_response,
+        has_response: requirements.has_response,
         results: Vec::with_capacity(slots.len()),
         thresholds: Vec::new(),
         calls: Vec::new(),
+        judge_calls: Vec::new(),
     };
     for (position, slot) in slots.iter().enumerate() {
-        let result = match slot {
-            Slot::Broken(result) => Some(result.clone()),
+        let place = match slot {
+            Slot::Broken(result) => Place::Done(result.clone()),
             Slot::Ready { label, .. } | Slot::Custom { label, .. }
-                if response_required && !has_response && slot.needs_response() =>
+                if requirements.response_required
+                    && !requirements.has_response
+                    && slot.needs_response() =>
             {
-                Some(empty_response(label))
+                Place::Done(empty_response(label))
             }
-            Slot::Ready { evaluator, .. } => Some(evaluator.evaluate(&inputs_for(position))),
+            Slot::Ready { evaluator, .. } if requirements.judging => {
+                let inputs = inputs_for(position);
+                match evaluator.judge(&inputs) {
+                    Some(Ok(call)) => {
+                        pending.judge_calls.push(call);
+                        Place::Judge
+                    }
+                    Some(Err(result)) => Place::Done(*result),
+                    None => Place::Done(evaluator.evaluate(&inputs)),
+                }
+            }
+            Slot::Ready { evaluator, .. } => Place::Done(evaluator.evaluate(&inputs_for(position))),
             Slot::Custom {
                 label,
                 options,
@@ -527,10 +620,10 @@ fn run_slots<'i, 'a: 'i>(
                     item: Value::Object(fields.clone()),
                 });
                 pending.thresholds.push(*threshold);
-                None
+                Place::Custom
             }
         };
-        pending.results.push(result);
+        pending.results.push(place);
     }
     pending
 }
@@ -541,6 +634,7 @@ fn run_criteria(
     config: &FoundryConfig,
     fields: &Map<String, Value>,
     index: usize,
+    judging: bool,
 ) -> PendingCase {
     run_slots(
         slots,
@@ -553,10 +647,12 @@ fn run_criteria(
             )
         },
         fields,
-        false,
-        true,
-        index,
-        None,
+        Requirements {
+            response_required: false,
+            has_response: true,
+            judging,
+        },
+        (index, None),
     )
 }
 
@@ -720,7 +816,7 @@ impl<'c> FoundryScorer<'c> {
             Ok(fields) => fields,
             Err(problem) => return invalid_outcome(index, &problem.describe()),
         };
-        run_criteria(&self.slots, self.config, fields, index).finish(Vec::new())
+        run_criteria(&self.slots, self.config, fields, index, false).resolve(Vec::new(), Vec::new())
     }
 }
 
@@ -761,10 +857,10 @@ impl DocumentScorer {
                         self.default_evaluators.as_ref(),
                         &[],
                         fields,
-                        index,
-                        turn,
+                        (index, turn),
+                        false,
                     )
-                    .finish(Vec::new()),
+                    .resolve(Vec::new(), Vec::new()),
                     None => invalid_outcome(index, NOT_AN_OBJECT),
                 },
             })

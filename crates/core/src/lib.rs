@@ -26,6 +26,7 @@ pub mod engine;
 pub mod evaluators;
 pub mod inputs;
 pub mod json;
+pub mod judge;
 mod multiset;
 pub mod options;
 pub mod outcome;

@@ -135,6 +135,9 @@ pub struct EvalResult {
     pub details: Details,
     /// Set exactly when `result` is [`Verdict::Error`].
     pub error: Option<EvalError>,
+    /// Tokens of the judge call behind the result (judged evaluators only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
 }
 
 impl EvalResult {
@@ -148,6 +151,7 @@ impl EvalResult {
             reason: None,
             details: Details::new(),
             error: None,
+            usage: None,
         }
     }
 
@@ -161,6 +165,7 @@ impl EvalResult {
             reason: None,
             details: Details::new(),
             error: None,
+            usage: None,
         }
     }
 
@@ -177,6 +182,7 @@ impl EvalResult {
                 code,
                 message: message.into(),
             }),
+            usage: None,
         }
     }
 
@@ -190,6 +196,7 @@ impl EvalResult {
             reason: Some(reason.into()),
             details: Details::new(),
             error: None,
+            usage: None,
         }
     }
 
@@ -205,3 +212,24 @@ impl EvalResult {
         self
     }
 }
+
+/// Tokens one call used, as the endpoint reported them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Usage {
+    /// Tokens of the request.
+    pub prompt_tokens: u64,
+    /// Tokens of the reply.
+    pub completion_tokens: u64,
+    /// Their sum (as reported).
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    /// Adds `other` to this tally.
+    pub fn add(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        self.total_tokens += other.total_tokens;
+    }
+}
+

@@ -6,6 +6,7 @@
 use std::sync::OnceLock;
 
 use crate::inputs::Inputs;
+use crate::judge::JudgeCall;
 use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
 use crate::text::python;
@@ -25,8 +26,15 @@ pub mod tool_calls;
 
 /// A configured evaluator, ready to score items.
 pub trait Evaluator: Send + Sync {
-    /// Scores one item or turn. Never panics; bad input becomes an `error` result.
+    /// Scores one item or turn. Never panics; bad input becomes an `error` result. A judged
+    /// evaluator, without a judge, returns `skipped`.
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult;
+
+    /// With a judge configured: the judge call for one item or turn, or the result reached
+    /// without one (bad input, nothing to judge). `None` for evaluators that need no judge.
+    fn judge(&self, _inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
+        None
+    }
 }
 
 /// Validates an evaluator's options and returns it configured; the first argument is the label

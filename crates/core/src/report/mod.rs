@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::outcome::{EvalResult, Verdict};
+use crate::outcome::{EvalResult, Usage, Verdict};
 use crate::status::ItemStatus;
 
 pub mod csv;
@@ -98,6 +98,9 @@ pub struct EvaluatorSummary {
     pub min: Option<f64>,
     /// Highest score.
     pub max: Option<f64>,
+    /// Judge tokens of its results (judged evaluators only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
     #[serde(skip)]
     score_sum: f64,
     #[serde(skip)]
@@ -111,6 +114,9 @@ impl EvaluatorSummary {
             Verdict::Fail => self.fail += 1,
             Verdict::Error => self.error += 1,
             Verdict::Skipped => self.skipped += 1,
+        }
+        if let Some(usage) = result.usage {
+            self.usage.get_or_insert_with(Usage::default).add(usage);
         }
         let verdicts = self.pass + self.fail;
         self.pass_rate = (verdicts > 0).then(|| self.pass as f64 / verdicts as f64);
@@ -201,6 +207,50 @@ pub struct RunReport {
     pub summary: Summary,
     /// One entry per single-turn item or thread turn, in input order.
     pub items: Vec<CaseOutcome>,
+    /// The judge's figures, when a judge was configured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeRun>,
+}
+
+/// What a run's judge calls cost and how they went.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct JudgeRun {
+    /// The endpoint's kind (`azure`, `azure-v1`, `openai`).
+    pub endpoint: String,
+    /// The default model or deployment.
+    pub model: String,
+    /// Calls that needed the judge (answered from the cache or sent).
+    pub calls: u64,
+    /// Calls answered from the cache.
+    pub cache_hits: u64,
+    /// Calls sent to the endpoint.
+    pub cache_misses: u64,
+    /// HTTP requests sent, retries included.
+    pub requests: u64,
+    /// Requests retried.
+    pub retries: u64,
+    /// 429 answers.
+    pub rate_limited: u64,
+    /// Calls that ended in an error.
+    pub failures: u64,
+    /// Most requests in flight at once.
+    pub peak_in_flight: u64,
+    /// Tokens of the calls sent (cache hits cost none).
+    pub usage: Usage,
+    /// Whether the run was cancelled.
+    pub cancelled: bool,
+    /// Entries whose judge calls the cancelled run did not make or finish.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_reached: Vec<EntryRef>,
+}
+
+/// An entry of a run: an item, or one turn of a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct EntryRef {
+    /// 0-based item index.
+    pub index: usize,
+    /// 0-based turn, for thread turns.
+    pub turn: Option<usize>,
 }
 
 impl RunReport {
@@ -211,6 +261,7 @@ impl RunReport {
             dialect,
             summary: Summary::default(),
             items: Vec::new(),
+            judge: None,
         }
     }
 

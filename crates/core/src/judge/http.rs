@@ -1,0 +1,181 @@
+//! The HTTP exchange with a judge endpoint as plain data, and the two seams through which a
+//! runtime carries it: [`Transport`] (send a request) and [`Clock`] (read the time, sleep). The
+//! core builds requests and reads responses; the CLI and the wasm package implement the seams.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+/// A boxed future that need not be `Send` (browsers and the CLI's executor are single-threaded).
+pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// Header names whose values are credentials: never shown by `Debug`, logs or errors.
+const SECRET_HEADERS: [&str; 2] = ["api-key", "authorization"];
+
+/// One POST to a judge endpoint.
+#[derive(Clone, PartialEq)]
+pub struct HttpRequest {
+    /// Full URL, query included.
+    pub url: String,
+    /// Header names (lower case) and values, credentials included once the scheduler adds them.
+    pub headers: Vec<(String, String)>,
+    /// JSON body.
+    pub body: String,
+}
+
+impl fmt::Debug for HttpRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(&str, &str)> = self
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                let shown = if is_secret_header(name) {
+                    "[redacted]"
+                } else {
+                    value.as_str()
+                };
+                (name.as_str(), shown)
+            })
+            .collect();
+        f.debug_struct("HttpRequest")
+            .field("url", &self.url)
+            .field("headers", &headers)
+            .field("body", &self.body)
+            .finish()
+    }
+}
+
+/// Whether a header carries a credential.
+pub fn is_secret_header(name: &str) -> bool {
+    SECRET_HEADERS
+        .iter()
+        .any(|secret| secret.eq_ignore_ascii_case(name))
+}
+
+/// What the endpoint answered.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HttpResponse {
+    /// HTTP status code.
+    pub status: u16,
+    /// Response headers (names in any case).
+    pub headers: Vec<(String, String)>,
+    /// Body as text.
+    pub body: String,
+}
+
+impl HttpResponse {
+    /// The first header called `name`, compared case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// Why no response arrived.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportError {
+    /// The connection failed or broke (refused, reset, DNS, TLS, a body cut short…).
+    Network(String),
+    /// The runtime refused the request before sending it (a malformed URL or header).
+    Invalid(String),
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TransportError::Network(message) => write!(f, "network error: {message}"),
+            TransportError::Invalid(message) => write!(f, "request not sent: {message}"),
+        }
+    }
+}
+
+/// Sends HTTP requests. Dropping the returned future must abort the request (the scheduler drops
+/// it on time-out and cancellation).
+pub trait Transport {
+    /// POSTs `request` and resolves to the whole response.
+    fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>>;
+}
+
+/// Time as the runtime keeps it.
+pub trait Clock {
+    /// Time since an arbitrary fixed origin (monotonic).
+    fn now(&self) -> Duration;
+    /// Resolves after `duration`.
+    fn sleep(&self, duration: Duration) -> LocalFuture<'_, ()>;
+}
+
+/// Supplies the credential of each request: a fixed key, or a fresh token per call (portal
+/// extensions get Entra ID tokens from an async callback).
+pub trait Credentials {
+    /// The credential to send now; `None` sends no credential (a local server).
+    ///
+    /// # Errors
+    /// Why no credential could be had; the call fails with `judgeAuthenticationError`.
+    fn credential(&self) -> LocalFuture<'_, Result<Option<Credential>, String>>;
+}
+
+/// A secret and how it is sent.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// An API key: `api-key` for Azure endpoints, `Authorization: Bearer` for OpenAI-compatible ones.
+    ApiKey(String),
+    /// A bearer token (`Authorization: Bearer`), e.g. from Entra ID.
+    Bearer(String),
+}
+
+impl fmt::Debug for Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credential::ApiKey(_) => f.write_str("ApiKey([redacted])"),
+            Credential::Bearer(_) => f.write_str("Bearer([redacted])"),
+        }
+    }
+}
+
+/// A fixed credential (or none).
+#[derive(Debug, Clone, Default)]
+pub struct FixedCredential(pub Option<Credential>);
+
+impl Credentials for FixedCredential {
+    fn credential(&self) -> LocalFuture<'_, Result<Option<Credential>, String>> {
+        let credential = self.0.clone();
+        Box::pin(async move { Ok(credential) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_hides_credentials() {
+        let request = HttpRequest {
+            url: "https://example.test/x".into(),
+            headers: vec![
+                ("api-key".into(), "sk-secret-1".into()),
+                ("Authorization".into(), "Bearer sk-secret-2".into()),
+                ("content-type".into(), "application/json".into()),
+            ],
+            body: "{}".into(),
+        };
+        let shown = format!("{request:?}");
+        assert!(!shown.contains("sk-secret"), "{shown}");
+        assert!(shown.contains("application/json"));
+        let credential = Credential::ApiKey("sk-secret-3".into());
+        assert!(!format!("{credential:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn headers_are_found_in_any_case() {
+        let response = HttpResponse {
+            status: 429,
+            headers: vec![("Retry-After".into(), "2".into())],
+            body: String::new(),
+        };
+        assert_eq!(response.header("retry-after"), Some("2"));
+        assert_eq!(response.header("retry-after-ms"), None);
+    }
+}

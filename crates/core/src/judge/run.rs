@@ -1,0 +1,153 @@
+//! A scoring session driven through the judge: entries are stepped ahead of the ones waiting
+//! for their judges (at most a window of them outstanding), judge calls of every outstanding
+//! entry run at once under the [`Scheduler`]'s limits, and entries are recorded, and reported to
+//! the caller, in dataset order. Cancellation makes every judge call not yet answered `skipped`
+//! with [`CANCELLED_REASON`], so no entry is lost, and the run's figures name those entries.
+
+use std::collections::BTreeMap;
+
+use futures::future::join_all;
+use futures::stream::{FuturesUnordered, StreamExt};
+
+use super::schedule::{CallError, Scheduler};
+use super::{JudgeCall, CANCELLED_REASON};
+use crate::custom::CustomReturn;
+use crate::engine::{CustomCall, Next, PendingCase, Session};
+use crate::outcome::{EvalResult, Verdict};
+use crate::report::{CaseOutcome, EntryRef, JudgeRun};
+
+use super::http::LocalFuture;
+
+/// Entries done and entries in all, after each recorded entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Entries recorded.
+    pub done: usize,
+    /// Entries in all (see [`Session::total`]).
+    pub total: usize,
+}
+
+/// Runs custom evaluators for the caller (JS functions in the package).
+pub type CustomHook<'h> = &'h dyn Fn(CustomCall) -> LocalFuture<'h, CustomReturn>;
+
+/// Least number of entries kept outstanding, whatever the concurrency.
+const MIN_WINDOW: usize = 16;
+
+/// Runs `session` to its end through `scheduler`; `on_entry` sees each entry as it is recorded.
+/// The session's report gets the run's judge figures ([`JudgeRun`]).
+pub async fn run(
+    session: &mut Session<'_>,
+    scheduler: &Scheduler<'_>,
+    custom: Option<CustomHook<'_>>,
+    on_entry: &mut dyn FnMut(&CaseOutcome, Progress),
+) {
+    let window = (scheduler.policy().concurrency * 4).max(MIN_WINDOW);
+    let mut in_flight = FuturesUnordered::new();
+    let mut finished: BTreeMap<usize, CaseOutcome> = BTreeMap::new();
+    let mut stepped = 0;
+    let mut recorded = 0;
+    let mut exhausted = false;
+    let mut not_reached = Vec::new();
+    loop {
+        while !exhausted && stepped - recorded < window {
+            match session.next() {
+                None => exhausted = true,
+                Some(Next::Ready(outcome)) => {
+                    finished.insert(stepped, outcome);
+                    stepped += 1;
+                }
+                Some(Next::Pending(pending)) => {
+                    let sequence = stepped;
+                    in_flight.push(async move {
+                        (sequence, resolve(pending, scheduler, custom).await)
+                    });
+                    stepped += 1;
+                }
+            }
+        }
+        while let Some(outcome) = finished.remove(&recorded) {
+            if was_cut_short(&outcome) {
+                not_reached.push(EntryRef {
+                    index: outcome.index,
+                    turn: outcome.turn,
+                });
+            }
+            recorded += 1;
+            let total = session.total();
+            let recorded_outcome = session.record(outcome);
+            on_entry(
+                recorded_outcome,
+                Progress {
+                    done: recorded,
+                    total,
+                },
+            );
+        }
+        if exhausted && in_flight.is_empty() && finished.is_empty() {
+            break;
+        }
+        if let Some((sequence, outcome)) = in_flight.next().await {
+            finished.insert(sequence, outcome);
+        }
+    }
+    session.report_mut().judge = Some(figures(scheduler, not_reached));
+}
+
+fn figures(scheduler: &Scheduler<'_>, not_reached: Vec<EntryRef>) -> JudgeRun {
+    let stats = scheduler.stats();
+    JudgeRun {
+        endpoint: scheduler.endpoint().kind.as_str().to_owned(),
+        model: scheduler.endpoint().model.clone(),
+        calls: stats.cache_hits + stats.cache_misses,
+        cache_hits: stats.cache_hits,
+        cache_misses: stats.cache_misses,
+        requests: stats.requests,
+        retries: stats.retries,
+        rate_limited: stats.rate_limited,
+        failures: stats.failures,
+        peak_in_flight: scheduler.peak_in_flight() as u64,
+        usage: stats.usage,
+        cancelled: scheduler.cancel().is_cancelled(),
+        not_reached,
+    }
+}
+
+fn was_cut_short(outcome: &CaseOutcome) -> bool {
+    outcome.results.iter().any(|result| {
+        result.result == Verdict::Skipped && result.reason.as_deref() == Some(CANCELLED_REASON)
+    })
+}
+
+/// Makes an entry's judge calls (all at once) and custom calls, and scores it.
+async fn resolve(
+    mut pending: PendingCase,
+    scheduler: &Scheduler<'_>,
+    custom: Option<CustomHook<'_>>,
+) -> CaseOutcome {
+    let judge_calls = std::mem::take(&mut pending.judge_calls);
+    let judged = join_all(judge_calls.iter().map(|call| judge(call, scheduler))).await;
+    pending.judge_calls = judge_calls;
+    let returns = match custom {
+        Some(hook) => join_all(pending.calls.iter().cloned().map(hook)).await,
+        None => Vec::new(),
+    };
+    pending.resolve(returns, judged)
+}
+
+/// One judge call's result; answers that gave a verdict are kept in the cache.
+pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
+    let prompt = call.request.prompt;
+    match scheduler.call(&call.request).await {
+        Ok(answer) => {
+            let result = call
+                .reading
+                .result(&call.label, prompt, Ok(&answer.completion));
+            if result.result != Verdict::Error {
+                scheduler.remember(&answer).await;
+            }
+            result
+        }
+        Err(CallError::Failed(failure)) => call.reading.result(&call.label, prompt, Err(&failure)),
+        Err(CallError::Cancelled) => EvalResult::skipped(&call.label, CANCELLED_REASON),
+    }
+}

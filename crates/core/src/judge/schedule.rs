@@ -1,0 +1,631 @@
+//! The one scheduler of judge calls, for every runtime: bounded, adaptive concurrency
+//! ([`Limiter`]), a per-request time-out, retries with back-off on 429, 5xx, network errors and
+//! unreadable bodies (honouring the endpoint's `Retry-After`), a retry cap, cancellation that
+//! stops new requests and aborts those in flight, and the cache. IO reaches it only through
+//! [`Transport`], [`Clock`], [`Credentials`] and [`Store`].
+
+use std::cell::RefCell;
+use std::pin::pin;
+use std::time::Duration;
+
+use futures::future::{select, Either};
+
+use super::backoff::{backoff, requested_wait};
+use super::cache::{MemoryCache, Store};
+use super::cancel::Cancel;
+use super::endpoint::Endpoint;
+use super::http::{Clock, Credentials, HttpResponse, Transport, TransportError};
+use super::limiter::Limiter;
+use super::reply::{read_completion, Completion, Usage};
+use super::request::JudgeRequest;
+use super::verdict::JudgeFailure;
+use crate::outcome::ErrorCode;
+
+/// Limits and timings of judge calls.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Policy {
+    /// Most requests in flight (the adaptive limit starts here).
+    pub concurrency: usize,
+    /// Retries after the first attempt.
+    pub max_retries: u32,
+    /// How long one attempt may take.
+    pub timeout: Duration,
+    /// First back-off wait.
+    pub backoff_base: Duration,
+    /// Longest back-off wait, and longest wait a rate limit may ask for.
+    pub backoff_cap: Duration,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            concurrency: 8,
+            max_retries: 6,
+            timeout: Duration::from_secs(60),
+            backoff_base: Duration::from_millis(500),
+            backoff_cap: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What a call came back with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The completion read from the body.
+    pub completion: Completion,
+    /// The response body (what the cache keeps).
+    pub body: String,
+    /// The cache key of the request.
+    pub key: String,
+    /// Whether it came from the cache.
+    pub cached: bool,
+}
+
+/// Why a call ended without an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    /// The call failed; the result is an error with this code and message.
+    Failed(JudgeFailure),
+    /// The run was cancelled before the call ended.
+    Cancelled,
+}
+
+/// Counts of a run's judge calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CallStats {
+    /// Requests sent (attempts, retries included).
+    pub requests: u64,
+    /// Calls answered from the cache.
+    pub cache_hits: u64,
+    /// Calls that had to be sent.
+    pub cache_misses: u64,
+    /// Attempts that were retried.
+    pub retries: u64,
+    /// 429 answers.
+    pub rate_limited: u64,
+    /// Calls that ended in an error.
+    pub failures: u64,
+    /// Tokens of the calls sent.
+    pub usage: Usage,
+}
+
+/// Schedules the judge calls of one run.
+pub struct Scheduler<'a> {
+    endpoint: Endpoint,
+    transport: &'a dyn Transport,
+    clock: &'a dyn Clock,
+    credentials: &'a dyn Credentials,
+    store: Option<&'a dyn Store>,
+    policy: Policy,
+    limiter: Limiter,
+    memory: MemoryCache,
+    cancel: Cancel,
+    stats: RefCell<CallStats>,
+}
+
+/// How one attempt ended.
+enum Attempt {
+    Answered(Answer),
+    Retry {
+        failure: JudgeFailure,
+        wait: Option<Duration>,
+    },
+    Final(JudgeFailure),
+}
+
+impl<'a> Scheduler<'a> {
+    /// A scheduler of calls to `endpoint` through the runtime's seams.
+    pub fn new(
+        endpoint: Endpoint,
+        transport: &'a dyn Transport,
+        clock: &'a dyn Clock,
+        credentials: &'a dyn Credentials,
+        policy: Policy,
+    ) -> Self {
+        Scheduler {
+            endpoint,
+            transport,
+            clock,
+            credentials,
+            store: None,
+            limiter: Limiter::new(policy.concurrency),
+            policy,
+            memory: MemoryCache::default(),
+            cancel: Cancel::new(),
+            stats: RefCell::new(CallStats::default()),
+        }
+    }
+
+    /// Keeps answers in `store` across runs too.
+    pub fn with_store(mut self, store: &'a dyn Store) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Stops on `cancel`.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    /// The endpoint.
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The run's stop signal.
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
+    }
+
+    /// The counts so far.
+    pub fn stats(&self) -> CallStats {
+        *self.stats.borrow()
+    }
+
+    /// The most requests that were in flight at once.
+    pub fn peak_in_flight(&self) -> usize {
+        self.limiter.peak_in_flight()
+    }
+
+    /// Makes one judge call: from the cache when an identical request was answered, else sent
+    /// with retries.
+    ///
+    /// # Errors
+    /// [`CallError::Failed`] with the code of the last failure, or [`CallError::Cancelled`].
+    pub async fn call(&self, request: &JudgeRequest) -> Result<Answer, CallError> {
+        if self.cancel.is_cancelled() {
+            return Err(CallError::Cancelled);
+        }
+        let key = request.cache_key(&self.endpoint);
+        if let Some(answer) = self.cached(&key).await {
+            self.stats.borrow_mut().cache_hits += 1;
+            return Ok(answer);
+        }
+        self.stats.borrow_mut().cache_misses += 1;
+        let result = self.send_with_retries(request, key).await;
+        match &result {
+            Ok(answer) => self.stats.borrow_mut().usage.add(answer.completion.usage),
+            Err(CallError::Failed(_)) => self.stats.borrow_mut().failures += 1,
+            Err(CallError::Cancelled) => {}
+        }
+        result
+    }
+
+    /// Keeps an answer that gave a verdict (never an error), in memory and in the store.
+    pub async fn remember(&self, answer: &Answer) {
+        if answer.cached {
+            return;
+        }
+        self.memory.put(&answer.key, &answer.body);
+        if let Some(store) = self.store {
+            store.put(&answer.key, &answer.body).await;
+        }
+    }
+
+    async fn cached(&self, key: &str) -> Option<Answer> {
+        let body = match self.memory.get(key) {
+            Some(body) => body,
+            None => self.store?.get(key).await?,
+        };
+        let completion = read_completion(&body).ok()?;
+        Some(Answer {
+            completion,
+            body,
+            key: key.to_owned(),
+            cached: true,
+        })
+    }
+
+    async fn send_with_retries(
+        &self,
+        request: &JudgeRequest,
+        key: String,
+    ) -> Result<Answer, CallError> {
+        let seed = key_seed(&key);
+        let mut attempt = 0;
+        loop {
+            let outcome = self.attempt(request, &key).await?;
+            let (failure, wait) = match outcome {
+                Attempt::Answered(answer) => return Ok(answer),
+                Attempt::Final(failure) => return Err(CallError::Failed(failure)),
+                Attempt::Retry { failure, wait } => (failure, wait),
+            };
+            attempt += 1;
+            if attempt > self.policy.max_retries {
+                return Err(CallError::Failed(exhausted(failure, attempt)));
+            }
+            self.stats.borrow_mut().retries += 1;
+            let wait = wait.unwrap_or_else(|| {
+                backoff(
+                    self.policy.backoff_base,
+                    self.policy.backoff_cap,
+                    attempt,
+                    seed,
+                )
+            });
+            let sleep = pin!(self.clock.sleep(wait));
+            let cancelled = pin!(self.cancel.cancelled());
+            if let Either::Right(_) = select(sleep, cancelled).await {
+                return Err(CallError::Cancelled);
+            }
+        }
+    }
+
+    async fn attempt(&self, request: &JudgeRequest, key: &str) -> Result<Attempt, CallError> {
+        let permit = {
+            let acquire = pin!(self.limiter.acquire(self.clock));
+            let cancelled = pin!(self.cancel.cancelled());
+            match select(acquire, cancelled).await {
+                Either::Left((permit, _)) => permit,
+                Either::Right(_) => return Err(CallError::Cancelled),
+            }
+        };
+        let mut http = request.http(&self.endpoint);
+        match self.credentials.credential().await {
+            Ok(Some(credential)) => http.headers.push(self.endpoint.auth_header(&credential)),
+            Ok(None) => {}
+            Err(message) => {
+                return Ok(Attempt::Final(JudgeFailure {
+                    code: ErrorCode::JudgeAuthenticationError,
+                    message: format!("no credential for the judge endpoint: {message}"),
+                }))
+            }
+        }
+        self.stats.borrow_mut().requests += 1;
+        let sent = pin!(self.transport.send(http));
+        let timeout = pin!(self.clock.sleep(self.policy.timeout));
+        let cancelled = pin!(self.cancel.cancelled());
+        let response = match select(sent, select(timeout, cancelled)).await {
+            Either::Left((response, _)) => response,
+            Either::Right((Either::Left(_), _)) => {
+                return Ok(Attempt::Retry {
+                    failure: JudgeFailure {
+                        code: ErrorCode::JudgeTimeout,
+                        message: format!(
+                            "the judge endpoint gave no answer within {} s",
+                            self.policy.timeout.as_secs_f64()
+                        ),
+                    },
+                    wait: None,
+                })
+            }
+            Either::Right((Either::Right(_), _)) => return Err(CallError::Cancelled),
+        };
+        drop(permit);
+        Ok(self.classify(response, key))
+    }
+
+    fn classify(&self, response: Result<HttpResponse, TransportError>, key: &str) -> Attempt {
+        let response = match response {
+            Ok(response) => response,
+            Err(error @ TransportError::Network(_)) => {
+                return Attempt::Retry {
+                    failure: failure(ErrorCode::EvaluatorError, error.to_string()),
+                    wait: None,
+                }
+            }
+            Err(error @ TransportError::Invalid(_)) => {
+                return Attempt::Final(failure(
+                    ErrorCode::EvaluatorConfigurationError,
+                    error.to_string(),
+                ))
+            }
+        };
+        let status = response.status;
+        let said = endpoint_message(&response.body);
+        match status {
+            200..=299 => match read_completion(&response.body) {
+                Ok(completion) => {
+                    self.limiter.succeeded();
+                    Attempt::Answered(Answer {
+                        completion,
+                        body: response.body,
+                        key: key.to_owned(),
+                        cached: false,
+                    })
+                }
+                Err(error) => Attempt::Retry {
+                    failure: failure(
+                        ErrorCode::JudgeOutputUnparseable,
+                        format!("the judge endpoint's response could not be read: {}", error.0),
+                    ),
+                    wait: None,
+                },
+            },
+            429 => {
+                self.stats.borrow_mut().rate_limited += 1;
+                let wait = requested_wait(&response)
+                    .unwrap_or(self.policy.backoff_base)
+                    .min(self.policy.backoff_cap);
+                self.limiter.rate_limited(self.clock.now(), wait);
+                Attempt::Retry {
+                    failure: failure(
+                        ErrorCode::JudgeRateLimited,
+                        format!("the judge endpoint rate-limited the request (429){said}"),
+                    ),
+                    wait: Some(Duration::ZERO),
+                }
+            }
+            401 | 403 => Attempt::Final(failure(
+                ErrorCode::JudgeAuthenticationError,
+                format!("the judge endpoint refused the credentials ({status}){said}"),
+            )),
+            408 | 500..=599 => Attempt::Retry {
+                failure: failure(
+                    if status == 408 || status == 504 {
+                        ErrorCode::JudgeTimeout
+                    } else {
+                        ErrorCode::EvaluatorError
+                    },
+                    format!("the judge endpoint answered {status}{said}"),
+                ),
+                wait: requested_wait(&response).map(|wait| wait.min(self.policy.backoff_cap)),
+            },
+            _ => Attempt::Final(failure(
+                ErrorCode::EvaluatorConfigurationError,
+                format!("the judge endpoint answered {status}{said}; check the endpoint, model and api-version"),
+            )),
+        }
+    }
+}
+
+fn failure(code: ErrorCode, message: String) -> JudgeFailure {
+    JudgeFailure { code, message }
+}
+
+/// The last failure, saying how many attempts were made.
+fn exhausted(last: JudgeFailure, attempts: u32) -> JudgeFailure {
+    JudgeFailure {
+        code: last.code,
+        message: format!("{} (gave up after {attempts} attempts)", last.message),
+    }
+}
+
+/// `: <message>` from an OpenAI-style error body, shortened; empty when there is none.
+fn endpoint_message(body: &str) -> String {
+    let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    let message = parsed
+        .as_ref()
+        .and_then(|value| value.pointer("/error/message"))
+        .and_then(serde_json::Value::as_str);
+    match message {
+        Some(message) => {
+            let short: String = message.chars().take(200).collect();
+            format!(": {short}")
+        }
+        None => String::new(),
+    }
+}
+
+/// A seed for the back-off jitter, from the request's key.
+fn key_seed(key: &str) -> u64 {
+    key.get(..16)
+        .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use futures::executor::block_on;
+
+    use super::*;
+    use crate::judge::endpoint::EndpointKind;
+    use crate::judge::http::{Credential, FixedCredential, HttpRequest};
+    use crate::judge::request::{ChatMessage, ModelParams, PromptId, Role};
+    use crate::judge::testing::{completion, status, ManualClock, Scripted, ScriptedTransport};
+
+    fn request(text: &str) -> JudgeRequest {
+        JudgeRequest {
+            prompt: PromptId {
+                name: "relevance",
+                version: 1,
+            },
+            model: None,
+            messages: vec![ChatMessage {
+                role: Role::User,
+                content: text.to_owned(),
+            }],
+            params: ModelParams {
+                temperature: 0.0,
+                max_tokens: 100,
+                seed: None,
+            },
+        }
+    }
+
+    fn endpoint() -> Endpoint {
+        Endpoint::new(EndpointKind::Azure, "https://judge.test", "gpt-4o").unwrap()
+    }
+
+    fn policy() -> Policy {
+        Policy {
+            concurrency: 2,
+            max_retries: 3,
+            timeout: Duration::from_secs(5),
+            backoff_base: Duration::from_millis(100),
+            backoff_cap: Duration::from_secs(2),
+        }
+    }
+
+    fn call_with(
+        script: impl Fn(&HttpRequest, usize) -> Option<Scripted>,
+    ) -> (Result<Answer, CallError>, Vec<HttpRequest>, Vec<Duration>, CallStats) {
+        let transport = ScriptedTransport::new(script);
+        let clock = ManualClock::default();
+        let credentials = FixedCredential(Some(Credential::ApiKey("secret-key".into())));
+        let scheduler = Scheduler::new(endpoint(), &transport, &clock, &credentials, policy());
+        let result = block_on(scheduler.call(&request("hello")));
+        let stats = scheduler.stats();
+        (result, transport.sent.take(), clock.sleeps(), stats)
+    }
+
+    fn failure_code(result: &Result<Answer, CallError>) -> Option<ErrorCode> {
+        match result {
+            Err(CallError::Failed(failure)) => Some(failure.code),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_first_answer_is_returned_with_the_key_header_and_usage() {
+        let (result, sent, sleeps, stats) = call_with(|_, _| Some(Ok(completion("{\"score\": 4}"))));
+        let answer = result.unwrap();
+        assert_eq!(answer.completion.content.as_deref(), Some("{\"score\": 4}"));
+        assert!(!answer.cached);
+        assert_eq!(sent.len(), 1);
+        assert!(sent[0]
+            .headers
+            .contains(&("api-key".to_owned(), "secret-key".to_owned())));
+        assert!(sent[0].url.contains("/openai/deployments/gpt-4o/chat/completions"));
+        assert!(sleeps.is_empty());
+        assert_eq!(stats.usage.total_tokens, 15);
+        assert_eq!((stats.requests, stats.retries), (1, 0));
+    }
+
+    #[test]
+    fn server_errors_and_broken_bodies_are_retried_with_backoff() {
+        let (result, sent, sleeps, stats) = call_with(|_, attempt| match attempt {
+            0 => Some(Ok(status(503, &[]))),
+            1 => Some(Err(TransportError::Network("connection reset".into()))),
+            2 => Some(Ok(HttpResponse {
+                status: 200,
+                headers: Vec::new(),
+                body: "{\"choices\": [{\"mess".into(),
+            })),
+            _ => Some(Ok(completion("{\"score\": 2}"))),
+        });
+        assert!(result.is_ok());
+        assert_eq!(sent.len(), 4);
+        assert_eq!(stats.retries, 3);
+        assert_eq!(sleeps.len(), 3);
+        for (attempt, sleep) in sleeps.iter().enumerate() {
+            let full = Duration::from_millis(100) * (1 << attempt);
+            assert!(*sleep >= full / 2 && *sleep < full, "{attempt}: {sleep:?}");
+        }
+    }
+
+    #[test]
+    fn retries_stop_at_the_cap_with_the_last_failures_code() {
+        let (result, sent, _, stats) = call_with(|_, _| Some(Ok(status(500, &[]))));
+        assert_eq!(failure_code(&result), Some(ErrorCode::EvaluatorError));
+        let Err(CallError::Failed(failure)) = &result else {
+            unreachable!()
+        };
+        assert!(failure.message.contains("gave up after 4 attempts"), "{}", failure.message);
+        assert_eq!(sent.len(), 4);
+        assert_eq!(stats.failures, 1);
+        let (result, _, _, stats) =
+            call_with(|_, _| Some(Ok(status(429, &[("retry-after-ms", "40")]))));
+        assert_eq!(failure_code(&result), Some(ErrorCode::JudgeRateLimited));
+        assert_eq!(stats.rate_limited, 4);
+    }
+
+    #[test]
+    fn rate_limits_wait_as_long_as_the_endpoint_asks() {
+        let (result, _, sleeps, _) = call_with(|_, attempt| {
+            Some(Ok(if attempt == 0 {
+                status(429, &[("Retry-After", "2"), ("retry-after-ms", "1500")])
+            } else {
+                completion("{\"score\": 5}")
+            }))
+        });
+        assert!(result.is_ok());
+        assert!(sleeps.contains(&Duration::from_millis(1500)), "{sleeps:?}");
+    }
+
+    #[test]
+    fn authentication_and_request_errors_are_final() {
+        let (result, sent, _, _) = call_with(|_, _| Some(Ok(status(401, &[]))));
+        assert_eq!(failure_code(&result), Some(ErrorCode::JudgeAuthenticationError));
+        assert_eq!(sent.len(), 1);
+        let (result, sent, _, _) = call_with(|_, _| Some(Ok(status(404, &[]))));
+        assert_eq!(failure_code(&result), Some(ErrorCode::EvaluatorConfigurationError));
+        assert_eq!(sent.len(), 1);
+    }
+
+    #[test]
+    fn a_hanging_endpoint_times_out_on_every_attempt() {
+        let (result, sent, sleeps, _) = call_with(|_, _| None);
+        assert_eq!(failure_code(&result), Some(ErrorCode::JudgeTimeout));
+        assert_eq!(sent.len(), 4);
+        assert_eq!(
+            sleeps.iter().filter(|sleep| **sleep == Duration::from_secs(5)).count(),
+            4
+        );
+    }
+
+    #[test]
+    fn failures_never_leak_the_key() {
+        let (result, _, _, _) = call_with(|request, _| {
+            let shown = format!("{request:?}");
+            assert!(!shown.contains("secret-key"));
+            Some(Ok(status(403, &[])))
+        });
+        let Err(CallError::Failed(failure)) = result else {
+            unreachable!()
+        };
+        assert!(!failure.message.contains("secret-key"));
+    }
+
+    #[test]
+    fn remembered_answers_are_served_from_the_cache() {
+        let calls = Cell::new(0);
+        let transport = ScriptedTransport::new(|_, _| {
+            calls.set(calls.get() + 1);
+            Some(Ok(completion("{\"score\": 3}")))
+        });
+        let clock = ManualClock::default();
+        let credentials = FixedCredential(None);
+        let scheduler = Scheduler::new(endpoint(), &transport, &clock, &credentials, policy());
+        block_on(async {
+            let first = scheduler.call(&request("a")).await.unwrap();
+            scheduler.remember(&first).await;
+            let again = scheduler.call(&request("a")).await.unwrap();
+            assert!(again.cached);
+            assert_eq!(again.completion, first.completion);
+            let other = scheduler.call(&request("b")).await.unwrap();
+            assert!(!other.cached);
+        });
+        assert_eq!(calls.get(), 2);
+        let stats = scheduler.stats();
+        assert_eq!((stats.cache_hits, stats.cache_misses), (1, 2));
+        assert!(transport.sent.borrow()[0]
+            .headers
+            .iter()
+            .all(|(name, _)| name != "api-key"));
+    }
+
+    #[test]
+    fn cancellation_stops_calls_in_flight_and_new_ones() {
+        let transport = ScriptedTransport::new(|_, _| None);
+        let clock = ManualClock::hanging_from(Duration::from_secs(3600));
+        let credentials = FixedCredential(None);
+        let cancel = Cancel::new();
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &clock,
+            &credentials,
+            Policy {
+                timeout: Duration::from_secs(3600),
+                ..policy()
+            },
+        )
+        .with_cancel(cancel.clone());
+        let pending = request("x");
+        let mut call = Box::pin(scheduler.call(&pending));
+        assert!(futures::FutureExt::now_or_never(call.as_mut()).is_none());
+        cancel.cancel();
+        assert_eq!(block_on(call), Err(CallError::Cancelled));
+        assert_eq!(block_on(scheduler.call(&request("y"))), Err(CallError::Cancelled));
+        assert_eq!(transport.sent.borrow().len(), 1);
+    }
+}
