@@ -9,10 +9,13 @@
 //!   WebAssembly package's size, start-up time and throughput against the native CLI; `bench wasm`
 //!   runs only the package's figures, `bench compare` only the comparison.
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
+//! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
+//!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
 //!
 //! Each command installs what it needs when it is missing.
 
 mod bench;
+mod judge;
 mod pgo;
 mod run;
 mod wasm;
@@ -32,8 +35,9 @@ fn main() -> ExitCode {
         Some("bench") if args.get(1).map(String::as_str) == Some("compare") => bench::run_compare(),
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
+        Some("judge") => judge::run(args.get(1..).unwrap_or_default()),
         _ => {
-            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare]|fuzz [seconds]>");
+            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare]|fuzz [seconds]|judge [flags]>");
             return ExitCode::from(2);
         }
     };

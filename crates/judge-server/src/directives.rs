@@ -1,0 +1,174 @@
+//! `[[judge:NAME]]` and `[[judge:NAME=VALUE]]` directives: how a test chooses the reply to a
+//! request by writing into its non-system messages. Parses them; applying them is the reply's
+//! and the faults' business.
+//!
+//! Known names: `score=JSON`, `reason=TEXT`, `skip`, `fault=KIND` and `fault=KIND*N`. When a
+//! name appears twice, the first occurrence wins. An unknown name or fault kind is an error,
+//! answered with 400, so that a typo in a test fails loudly instead of scoring normally.
+
+use serde_json::Value;
+
+use crate::faults::{FaultDirective, FaultKind};
+
+const OPEN: &str = "[[judge:";
+const CLOSE: &str = "]]";
+
+/// The directives found in a request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Directives {
+    /// `score=V`: the literal score (JSON; text that is not JSON counts as a string).
+    pub(crate) score: Option<Value>,
+    /// `reason=TEXT`.
+    pub(crate) reason: Option<String>,
+    /// `skip`: answer "not applicable".
+    pub(crate) skip: bool,
+    /// `fault=KIND[*N]`.
+    pub(crate) fault: Option<FaultDirective>,
+    /// Whether any directive was present.
+    pub(crate) any: bool,
+}
+
+/// The directives in `text`.
+///
+/// # Errors
+/// A message naming the offending directive: an unknown name, a bad fault kind or count, or a
+/// directive without its closing `]]`.
+pub(crate) fn parse(text: &str) -> Result<Directives, String> {
+    let mut directives = Directives::default();
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        let after = rest.get(start + OPEN.len()..).unwrap_or_default();
+        let Some(end) = after.find(CLOSE) else {
+            return Err(format!(
+                "judge directive without closing `]]`: `{}`",
+                truncate(rest.get(start..).unwrap_or_default())
+            ));
+        };
+        let body = after.get(..end).unwrap_or_default();
+        apply(&mut directives, body)?;
+        rest = after.get(end + CLOSE.len()..).unwrap_or_default();
+    }
+    Ok(directives)
+}
+
+fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
+    directives.any = true;
+    let (name, value) = match body.split_once('=') {
+        Some((name, value)) => (name.trim(), Some(value.trim())),
+        None => (body.trim(), None),
+    };
+    match (name, value) {
+        ("score", Some(value)) => {
+            let score = serde_json::from_str(value).unwrap_or_else(|_| Value::from(value));
+            directives.score.get_or_insert(score);
+        }
+        ("reason", Some(value)) => {
+            directives.reason.get_or_insert_with(|| value.to_string());
+        }
+        ("skip", None) => directives.skip = true,
+        ("fault", Some(value)) => {
+            let fault = parse_fault(value)?;
+            directives.fault.get_or_insert(fault);
+        }
+        _ => {
+            return Err(format!(
+                "unknown judge directive `[[judge:{body}]]`; known: `score=JSON`, \
+                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`"
+            ))
+        }
+    }
+    Ok(())
+}
+
+fn parse_fault(value: &str) -> Result<FaultDirective, String> {
+    let (kind, attempts) = match value.split_once('*') {
+        Some((kind, count)) => {
+            let count = count.trim().parse::<u32>().map_err(|_| {
+                format!("bad attempt count in `[[judge:fault={value}]]`: expected `KIND*N`, N a whole number")
+            })?;
+            (kind.trim(), Some(count))
+        }
+        None => (value, None),
+    };
+    let kind = FaultKind::parse(kind).ok_or_else(|| {
+        format!(
+            "unknown fault kind `{kind}` in `[[judge:fault={value}]]`; known: {}",
+            FaultKind::names()
+        )
+    })?;
+    Ok(FaultDirective { kind, attempts })
+}
+
+/// At most 60 characters of `text`, for error messages.
+fn truncate(text: &str) -> &str {
+    text.char_indices()
+        .nth(60)
+        .and_then(|(index, _)| text.get(..index))
+        .unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parsed(text: &str) -> Directives {
+        parse(text).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    #[test]
+    fn text_without_directives_has_none() {
+        assert_eq!(parsed("plain [[text]] [judge:x]"), Directives::default());
+    }
+
+    #[test]
+    fn scores_are_json_values() {
+        for (text, score) in [
+            ("4", json!(4)),
+            ("7", json!(7)),
+            ("null", json!(null)),
+            ("\"4\"", json!("4")),
+            ("true", json!(true)),
+            ("2.5", json!(2.5)),
+            ("high", json!("high")),
+        ] {
+            let directives = parsed(&format!("answer [[judge:score={text}]] here"));
+            assert_eq!(directives.score, Some(score), "{text}");
+            assert!(directives.any);
+        }
+    }
+
+    #[test]
+    fn several_directives_combine_and_the_first_wins() {
+        let directives = parsed(
+            "[[judge:score=2]] [[judge:reason=too short]] [[judge:score=5]] [[judge:fault=500*2]] [[judge:skip]]",
+        );
+        assert_eq!(directives.score, Some(json!(2)));
+        assert_eq!(directives.reason.as_deref(), Some("too short"));
+        assert!(directives.skip);
+        assert_eq!(
+            directives.fault,
+            Some(FaultDirective {
+                kind: FaultKind::ServerError,
+                attempts: Some(2)
+            })
+        );
+    }
+
+    #[test]
+    fn every_fault_kind_parses() {
+        for name in FaultKind::names().split(", ") {
+            let directives = parsed(&format!("[[judge:fault={name}]]"));
+            assert_eq!(directives.fault.map(|fault| fault.kind.name()), Some(name));
+        }
+    }
+
+    #[test]
+    fn mistakes_are_errors() {
+        assert!(parse("[[judge:scroe=4]]").is_err());
+        assert!(parse("[[judge:fault=404]]").is_err());
+        assert!(parse("[[judge:fault=500*x]]").is_err());
+        assert!(parse("[[judge:skip=yes]]").is_err());
+        assert!(parse("[[judge:score=4").is_err());
+    }
+}
