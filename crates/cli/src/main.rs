@@ -20,6 +20,7 @@ mod allocator;
 #[cfg(test)]
 mod allocator_tests;
 mod input;
+mod judge;
 mod output;
 mod summary;
 
@@ -56,6 +57,8 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        judge: judge::JudgeArgs,
     },
     /// Check a dataset without scoring it.
     Validate {
@@ -106,7 +109,10 @@ fn main() -> ExitCode {
             config,
             format,
             out,
-        } => output::score(&dataset, config.as_deref(), format, out.as_deref()),
+            judge,
+        } => judge.setup().and_then(|judge| {
+            output::score(&dataset, config.as_deref(), format, out.as_deref(), judge)
+        }),
         Command::Validate { dataset, config } => input::validate(&dataset, config.as_deref()),
         Command::Evaluators => output::list_evaluators(),
     };

@@ -5,19 +5,20 @@
 //! item is scored, or into a run report written at the end in the other formats.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::Path;
 
 use agenteval_core::dataset::foundry::{is_config_line, FoundryConfig, FoundryRow};
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
-use agenteval_core::engine::{self, FoundryScorer};
+use agenteval_core::engine::{self, FoundryScorer, Session};
 use agenteval_core::evaluators;
 use agenteval_core::json::{Map, Value};
 use agenteval_core::report::{self, m365_document, RunReport};
 use agenteval_core::{stream, Dialect, Summary};
 
 use crate::input::{self, Source};
+use crate::judge::JudgeSetup;
 use crate::{summary, Format, UsageError};
 
 /// `agenteval score`.
@@ -26,11 +27,17 @@ pub fn score(
     config: Option<&Path>,
     format: Option<Format>,
     out: Option<&Path>,
+    judge: Option<JudgeSetup>,
 ) -> Result<u8, UsageError> {
     let name = input::source_name(dataset);
     let config = input::read_config(config)?;
     let source = input::sniff(input::open(dataset)?, name)?;
     let mut writer = open_output(out)?;
+    if let Some(judge) = judge {
+        let bytes = whole_bytes(source, name)?;
+        let summary = score_judged(bytes, config.as_ref(), format, name, judge, &mut writer)?;
+        return finish(writer, &summary);
+    }
     let summary = match source {
         Source::Lines {
             head,
@@ -57,11 +64,61 @@ pub fn score(
             }
         }
     };
+    finish(writer, &summary)
+}
+
+fn finish(mut writer: Box<dyn Write>, summary: &Summary) -> Result<u8, UsageError> {
     writer
         .flush()
         .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
-    eprint!("{}", summary::table(&summary));
+    eprint!("{}", summary::table(summary));
     Ok(if summary.all_passed() { 0 } else { 1 })
+}
+
+/// The whole input, JSON Lines included (a judged run is bound by its calls, not its reading).
+fn whole_bytes(source: Source, name: &str) -> Result<Vec<u8>, UsageError> {
+    match source {
+        Source::Whole(bytes) => Ok(bytes),
+        Source::Lines { head, mut rest, .. } => {
+            let mut bytes = Vec::new();
+            for (_, line) in head {
+                bytes.extend_from_slice(&line);
+                bytes.push(b'\n');
+            }
+            rest.read_to_end(&mut bytes)
+                .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
+            Ok(bytes)
+        }
+    }
+}
+
+/// Scores a dataset read whole through the judge, then writes it as `format`.
+fn score_judged(
+    bytes: Vec<u8>,
+    config: Option<&Value>,
+    format: Option<Format>,
+    name: &str,
+    judge: JudgeSetup,
+    writer: &mut dyn Write,
+) -> Result<Summary, UsageError> {
+    let loaded = input::load_whole(&bytes, config, name)?;
+    drop(bytes);
+    let format = format.unwrap_or(match loaded.dataset.dialect() {
+        Dialect::Foundry => Format::Foundry,
+        _ => Format::Document,
+    });
+    check_format(format, loaded.dataset.dialect())?;
+    let mut session = Session::new(loaded.dataset, Vec::new()).with_judge();
+    crate::judge::run(judge, &mut session)?;
+    let (report, dataset) = session.finish_with_dataset();
+    if let Some(figures) = &report.judge {
+        eprint!("{}", summary::judge_line(figures));
+    }
+    match dataset {
+        Some(dataset) => write_whole(dataset, &report, format, name, writer)?,
+        None => write_report(&report, format, name, writer)?,
+    }
+    Ok(report.summary)
 }
 
 /// Scores and writes an M365 document item by item (see `agenteval_core::stream`); `None` when

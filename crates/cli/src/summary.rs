@@ -1,5 +1,6 @@
 //! The summary table printed to stderr after scoring.
 
+use agenteval_core::report::JudgeRun;
 use agenteval_core::text::decimal;
 use agenteval_core::Summary;
 
@@ -34,4 +35,30 @@ pub fn table(summary: &Summary) -> String {
         summary.items, summary.pass, summary.fail, summary.partial, summary.error
     ));
     out
+}
+
+/// One line of the judge's figures: calls, cache hits, retries, tokens; and, for a cancelled run,
+/// how many entries it did not reach.
+pub fn judge_line(figures: &JudgeRun) -> String {
+    let mut line = format!(
+        "judge ({} {}): {} calls, {} from cache, {} requests, {} retries, {} rate-limited, {} failed; tokens {} prompt + {} completion = {}\n",
+        figures.endpoint,
+        figures.model,
+        figures.calls,
+        figures.cache_hits,
+        figures.requests,
+        figures.retries,
+        figures.rate_limited,
+        figures.failures,
+        figures.usage.prompt_tokens,
+        figures.usage.completion_tokens,
+        figures.usage.total_tokens,
+    );
+    if figures.cancelled {
+        line.push_str(&format!(
+            "cancelled: {} entries were not judged (their judged evaluators are skipped)\n",
+            figures.not_reached.len()
+        ));
+    }
+    line
 }

@@ -361,7 +361,7 @@ impl<'d> Session<'d> {
     /// Scores the next entry and records it, or returns it pending; `None` when every entry has
     /// been stepped over.
     pub fn step(&mut self) -> Option<Step<'_>> {
-        Some(match self.next()? {
+        Some(match self.next_entry()? {
             Next::Ready(outcome) => Step::Done(self.record(outcome)),
             Next::Pending(pending) => Step::Pending(pending),
         })
@@ -370,7 +370,7 @@ impl<'d> Session<'d> {
     /// Scores the next entry without recording it (a caller that completes entries out of order
     /// records them in order with [`Session::record`]); `None` when every entry has been stepped
     /// over.
-    pub fn next(&mut self) -> Option<Next> {
+    pub fn next_entry(&mut self) -> Option<Next> {
         if self.position >= self.entries.len() && !self.read_next_item() {
             return None;
         }
@@ -405,11 +405,13 @@ impl<'d> Session<'d> {
             }
             (None, _) => return None,
         };
-        Some(if pending.calls.is_empty() && pending.judge_calls.is_empty() {
-            Next::Ready(pending.resolve(Vec::new(), Vec::new()))
-        } else {
-            Next::Pending(pending)
-        })
+        Some(
+            if pending.calls.is_empty() && pending.judge_calls.is_empty() {
+                Next::Ready(pending.resolve(Vec::new(), Vec::new()))
+            } else {
+                Next::Pending(pending)
+            },
+        )
     }
 
     /// Completes a pending entry with the custom evaluators' returns, in the order of its calls,

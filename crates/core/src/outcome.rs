@@ -232,4 +232,3 @@ impl Usage {
         self.total_tokens += other.total_tokens;
     }
 }
-

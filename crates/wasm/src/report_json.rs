@@ -1,13 +1,14 @@
 //! A run report that went through JavaScript, read from its JSON value back into the core's
 //! report field by field. A field that does not fit is refused with its path and what was
 //! expected (`items[2].results[0].result: expected one of "pass", "fail", "error", "skipped",
-//! got "maybe"`). `tool` and `summary` are not read: the summary is recomputed from the items.
+//! got "maybe"`). `tool`, `summary` and `judge` are not read: the summary is recomputed from the
+//! items; the judge's run figures stay with the run that made them.
 //!
 //! Written out rather than derived: serde's derived readers of these types were 20 KB of the
 //! WebAssembly module.
 
 use agenteval_core::json::{Map, Value};
-use agenteval_core::outcome::{ErrorCode, EvalError, EvalResult, Verdict};
+use agenteval_core::outcome::{ErrorCode, EvalError, EvalResult, Usage, Verdict};
 use agenteval_core::report::{CaseOutcome, Dialect, RunReport};
 use agenteval_core::schema::got;
 use agenteval_core::status::ItemStatus;
@@ -67,6 +68,15 @@ fn eval_result(value: Value, path: &str) -> Result<EvalResult, String> {
                     named(value, path, &ErrorCode::ALL, |code| code.as_str())
                 })?,
                 message: fields.take("message", text)?,
+            })
+        })?,
+        usage: fields.take_optional("usage", |value, path| {
+            let mut fields = Fields::of(value, path)?;
+            let mut tokens = |key| fields.take(key, count).map(|count| count as u64);
+            Ok(Usage {
+                prompt_tokens: tokens("prompt_tokens")?,
+                completion_tokens: tokens("completion_tokens")?,
+                total_tokens: tokens("total_tokens")?,
             })
         })?,
     })

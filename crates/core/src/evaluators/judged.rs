@@ -279,7 +279,10 @@ impl Evaluator for Unavailable {
     }
 }
 
-fn build_unavailable(label: &str, _options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
+fn build_unavailable(
+    label: &str,
+    _options: Options<'_>,
+) -> Result<Box<dyn Evaluator>, ConfigError> {
     Ok(Box::new(Unavailable {
         label: label.to_owned(),
     }))

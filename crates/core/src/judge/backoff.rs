@@ -67,7 +67,9 @@ fn reset_duration(text: &str) -> Option<Duration> {
         total += value * unit;
         any = true;
     }
-    (any && number.is_empty()).then_some(()).and_then(|()| seconds(total))
+    (any && number.is_empty())
+        .then_some(())
+        .and_then(|()| seconds(total))
 }
 
 /// The exponential back-off before retry `attempt` (1 for the first retry): `base·2^(attempt-1)`,
@@ -75,7 +77,9 @@ fn reset_duration(text: &str) -> Option<Duration> {
 pub fn backoff(base: Duration, cap: Duration, attempt: u32, seed: u64) -> Duration {
     let exponent = attempt.saturating_sub(1).min(30);
     let full = base.saturating_mul(1 << exponent).min(cap);
-    full.mul_f64(0.5 + 0.5 * unit_interval(seed ^ u64::from(attempt).wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+    full.mul_f64(
+        0.5 + 0.5 * unit_interval(seed ^ u64::from(attempt).wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+    )
 }
 
 /// A number in [0, 1) from `seed` (SplitMix64).
@@ -120,7 +124,10 @@ mod tests {
             ("x-ratelimit-reset-tokens", "250ms"),
         ]);
         assert_eq!(requested_wait(&ms), Some(Duration::from_millis(250)));
-        assert_eq!(requested_wait(&response(&[("Retry-After", "Wed, 21 Oct 2015")])), None);
+        assert_eq!(
+            requested_wait(&response(&[("Retry-After", "Wed, 21 Oct 2015")])),
+            None
+        );
         assert_eq!(reset_duration("5x"), None);
     }
 

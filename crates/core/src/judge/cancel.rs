@@ -63,7 +63,11 @@ impl Future for Cancelled {
         if state.cancelled {
             return Poll::Ready(());
         }
-        if !state.wakers.iter().any(|waker| waker.will_wake(context.waker())) {
+        if !state
+            .wakers
+            .iter()
+            .any(|waker| waker.will_wake(context.waker()))
+        {
             state.wakers.push(context.waker().clone());
         }
         Poll::Pending

@@ -208,7 +208,10 @@ mod tests {
             azure.chat_url("gpt-4o"),
             "https://x.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21"
         );
-        let v1 = endpoint(EndpointKind::AzureV1, "https://x.openai.azure.com/openai/v1");
+        let v1 = endpoint(
+            EndpointKind::AzureV1,
+            "https://x.openai.azure.com/openai/v1",
+        );
         assert_eq!(
             v1.chat_url("gpt-4o"),
             "https://x.openai.azure.com/openai/v1/chat/completions"

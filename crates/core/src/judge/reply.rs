@@ -92,7 +92,11 @@ pub fn read_verdict(content: &str) -> Result<JudgeReply, String> {
     }
     tagged(content).ok_or_else(|| {
         let shown: String = content.chars().take(80).collect();
-        let ellipsis = if content.chars().count() > 80 { "…" } else { "" };
+        let ellipsis = if content.chars().count() > 80 {
+            "…"
+        } else {
+            ""
+        };
         format!("the judge's reply holds no JSON verdict: '{shown}{ellipsis}'")
     })
 }
@@ -218,12 +222,16 @@ mod tests {
         assert_eq!(completion.finish_reason.as_deref(), Some("stop"));
         assert_eq!(completion.usage.total_tokens, 13);
         assert_eq!(completion.model.as_deref(), Some("gpt-4o"));
-        let refusal = r#"{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}"#;
+        let refusal =
+            r#"{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}"#;
         let completion = read_completion(refusal).unwrap();
         assert_eq!(completion.content, None);
         assert_eq!(completion.refusal.as_deref(), Some("no"));
         assert!(read_completion("{\"choices\": []}").is_err());
-        assert!(read_completion("<html>").unwrap_err().0.contains("not JSON"));
+        assert!(read_completion("<html>")
+            .unwrap_err()
+            .0
+            .contains("not JSON"));
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub async fn run(
     let mut not_reached = Vec::new();
     loop {
         while !exhausted && stepped - recorded < window {
-            match session.next() {
+            match session.next_entry() {
                 None => exhausted = true,
                 Some(Next::Ready(outcome)) => {
                     finished.insert(stepped, outcome);
@@ -58,9 +58,8 @@ pub async fn run(
                 }
                 Some(Next::Pending(pending)) => {
                     let sequence = stepped;
-                    in_flight.push(async move {
-                        (sequence, resolve(pending, scheduler, custom).await)
-                    });
+                    in_flight
+                        .push(async move { (sequence, resolve(pending, scheduler, custom).await) });
                     stepped += 1;
                 }
             }

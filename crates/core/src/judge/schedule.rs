@@ -457,7 +457,12 @@ mod tests {
 
     fn call_with(
         script: impl Fn(&HttpRequest, usize) -> Option<Scripted>,
-    ) -> (Result<Answer, CallError>, Vec<HttpRequest>, Vec<Duration>, CallStats) {
+    ) -> (
+        Result<Answer, CallError>,
+        Vec<HttpRequest>,
+        Vec<Duration>,
+        CallStats,
+    ) {
         let transport = ScriptedTransport::new(script);
         let clock = ManualClock::default();
         let credentials = FixedCredential(Some(Credential::ApiKey("secret-key".into())));
@@ -476,7 +481,8 @@ mod tests {
 
     #[test]
     fn a_first_answer_is_returned_with_the_key_header_and_usage() {
-        let (result, sent, sleeps, stats) = call_with(|_, _| Some(Ok(completion("{\"score\": 4}"))));
+        let (result, sent, sleeps, stats) =
+            call_with(|_, _| Some(Ok(completion("{\"score\": 4}"))));
         let answer = result.unwrap();
         assert_eq!(answer.completion.content.as_deref(), Some("{\"score\": 4}"));
         assert!(!answer.cached);
@@ -484,7 +490,9 @@ mod tests {
         assert!(sent[0]
             .headers
             .contains(&("api-key".to_owned(), "secret-key".to_owned())));
-        assert!(sent[0].url.contains("/openai/deployments/gpt-4o/chat/completions"));
+        assert!(sent[0]
+            .url
+            .contains("/openai/deployments/gpt-4o/chat/completions"));
         assert!(sleeps.is_empty());
         assert_eq!(stats.usage.total_tokens, 15);
         assert_eq!((stats.requests, stats.retries), (1, 0));
@@ -519,7 +527,11 @@ mod tests {
         let Err(CallError::Failed(failure)) = &result else {
             unreachable!()
         };
-        assert!(failure.message.contains("gave up after 4 attempts"), "{}", failure.message);
+        assert!(
+            failure.message.contains("gave up after 4 attempts"),
+            "{}",
+            failure.message
+        );
         assert_eq!(sent.len(), 4);
         assert_eq!(stats.failures, 1);
         let (result, _, _, stats) =
@@ -544,10 +556,16 @@ mod tests {
     #[test]
     fn authentication_and_request_errors_are_final() {
         let (result, sent, _, _) = call_with(|_, _| Some(Ok(status(401, &[]))));
-        assert_eq!(failure_code(&result), Some(ErrorCode::JudgeAuthenticationError));
+        assert_eq!(
+            failure_code(&result),
+            Some(ErrorCode::JudgeAuthenticationError)
+        );
         assert_eq!(sent.len(), 1);
         let (result, sent, _, _) = call_with(|_, _| Some(Ok(status(404, &[]))));
-        assert_eq!(failure_code(&result), Some(ErrorCode::EvaluatorConfigurationError));
+        assert_eq!(
+            failure_code(&result),
+            Some(ErrorCode::EvaluatorConfigurationError)
+        );
         assert_eq!(sent.len(), 1);
     }
 
@@ -557,7 +575,10 @@ mod tests {
         assert_eq!(failure_code(&result), Some(ErrorCode::JudgeTimeout));
         assert_eq!(sent.len(), 4);
         assert_eq!(
-            sleeps.iter().filter(|sleep| **sleep == Duration::from_secs(5)).count(),
+            sleeps
+                .iter()
+                .filter(|sleep| **sleep == Duration::from_secs(5))
+                .count(),
             4
         );
     }
@@ -625,7 +646,10 @@ mod tests {
         assert!(futures::FutureExt::now_or_never(call.as_mut()).is_none());
         cancel.cancel();
         assert_eq!(block_on(call), Err(CallError::Cancelled));
-        assert_eq!(block_on(scheduler.call(&request("y"))), Err(CallError::Cancelled));
+        assert_eq!(
+            block_on(scheduler.call(&request("y"))),
+            Err(CallError::Cancelled)
+        );
         assert_eq!(transport.sent.borrow().len(), 1);
     }
 }

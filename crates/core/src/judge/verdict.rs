@@ -77,7 +77,10 @@ impl Reading {
         let result = match self.read(completion) {
             Err(message) => unparseable(message),
             Ok(reply) if reply.skipped => {
-                let why = reply.reason.as_deref().unwrap_or("the judge found nothing to judge");
+                let why = reply
+                    .reason
+                    .as_deref()
+                    .unwrap_or("the judge found nothing to judge");
                 let mut result = EvalResult::skipped(label, format!("Not applicable: {why}"));
                 for (key, value) in reply.properties {
                     result.details.insert(key, value);
@@ -190,13 +193,19 @@ pub fn score_on(member: Option<&Value>, scale: Scale) -> Result<f64, String> {
 
 /// Adds what every judged result records of its call: the prompt's version, the model, the
 /// finish reason and the token usage.
-fn with_call_details(mut result: EvalResult, prompt: PromptId, completion: &Completion) -> EvalResult {
+fn with_call_details(
+    mut result: EvalResult,
+    prompt: PromptId,
+    completion: &Completion,
+) -> EvalResult {
     result.details.insert("prompt_version", prompt.label());
     if let Some(model) = &completion.model {
         result.details.insert("model", model.as_str());
     }
     if let Some(finish_reason) = &completion.finish_reason {
-        result.details.insert("finish_reason", finish_reason.as_str());
+        result
+            .details
+            .insert("finish_reason", finish_reason.as_str());
     }
     result.usage = Some(completion.usage);
     result
@@ -246,7 +255,10 @@ mod tests {
     #[test]
     fn likert_scores_pass_at_the_threshold() {
         let pass = read(likert(3.0), r#"{"score": 3, "reason": "fine"}"#);
-        assert_eq!((pass.result, pass.score, pass.threshold), (Verdict::Pass, Some(3.0), Some(3.0)));
+        assert_eq!(
+            (pass.result, pass.score, pass.threshold),
+            (Verdict::Pass, Some(3.0), Some(3.0))
+        );
         assert_eq!(pass.reason.as_deref(), Some("fine"));
         assert_eq!(pass.details["prompt_version"], "relevance/v1");
         assert_eq!(pass.usage.map(|usage| usage.total_tokens), Some(120));
@@ -267,7 +279,11 @@ mod tests {
         ] {
             let result = read(likert(3.0), content);
             assert_eq!(result.result, Verdict::Error, "{content}");
-            assert_eq!(code(&result), Some(ErrorCode::JudgeOutputUnparseable), "{content}");
+            assert_eq!(
+                code(&result),
+                Some(ErrorCode::JudgeOutputUnparseable),
+                "{content}"
+            );
             assert_eq!(result.score, None, "{content}");
         }
         let binary = Reading {
@@ -288,7 +304,10 @@ mod tests {
             r#"{"status": "skipped", "score": null, "reason": "empty response", "properties": {"k": 1}}"#,
         );
         assert_eq!(result.result, Verdict::Skipped);
-        assert_eq!(result.reason.as_deref(), Some("Not applicable: empty response"));
+        assert_eq!(
+            result.reason.as_deref(),
+            Some("Not applicable: empty response")
+        );
         assert_eq!(result.details["k"], 1);
     }
 

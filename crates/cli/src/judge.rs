@@ -1,0 +1,353 @@
+//! The CLI's judge: its configuration (the M365 `AZURE_AI_*` variables for every dialect, then
+//! `--judge-*` flags), the runtime seams the core's scheduler runs on (an HTTP transport with
+//! reqwest, tokio's clock, the key from the environment, a cache directory), and Ctrl-C as the
+//! run's cancellation. Keys are read from environment variables only, never from the command
+//! line, and appear in no output or message.
+
+use std::cell::Cell;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use agenteval_core::engine::Session;
+use agenteval_core::judge::{
+    self, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest,
+    HttpResponse, LocalFuture, Policy, Scheduler, Store, Transport, TransportError,
+};
+use clap::Args;
+
+use crate::UsageError;
+
+/// Judge options of `score`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JudgeArgs {
+    /// Judge endpoint kind: azure, azure-v1 or openai [default: azure, or from AZURE_AI_OPENAI_ENDPOINT].
+    #[arg(long, value_name = "KIND")]
+    pub judge_kind: Option<String>,
+    /// Judge endpoint URL (Azure resource, or OpenAI-compatible base such as http://localhost:11434/v1) [env: AZURE_AI_OPENAI_ENDPOINT].
+    #[arg(long, value_name = "URL")]
+    pub judge_endpoint: Option<String>,
+    /// Deployment (azure) or model name [env: AZURE_AI_MODEL_NAME].
+    #[arg(long, value_name = "NAME")]
+    pub judge_model: Option<String>,
+    /// Azure OpenAI api-version [env: AZURE_AI_API_VERSION; default 2024-10-21].
+    #[arg(long, value_name = "VERSION")]
+    pub judge_api_version: Option<String>,
+    /// Environment variable holding the key [default: AZURE_AI_API_KEY for azure kinds, OPENAI_API_KEY for openai]. Without a key none is sent.
+    #[arg(long, value_name = "VAR")]
+    pub judge_key_env: Option<String>,
+    /// Most judge requests in flight.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub judge_concurrency: usize,
+    /// Seconds one judge request may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub judge_timeout: f64,
+    /// Retries of a failed judge request.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub judge_retries: u32,
+    /// The model is a reasoning model: max_completion_tokens and no temperature.
+    #[arg(long)]
+    pub judge_reasoning: bool,
+    /// Do not ask for response_format json_object (for servers that reject it).
+    #[arg(long)]
+    pub judge_no_json_mode: bool,
+    /// Do not read or write the judge cache on disk.
+    #[arg(long)]
+    pub no_judge_cache: bool,
+    /// Judge cache directory [default: the user's cache directory, agenteval/judge].
+    #[arg(long, value_name = "DIR")]
+    pub judge_cache_dir: Option<PathBuf>,
+    /// Run without a judge even when AZURE_AI_OPENAI_ENDPOINT is set: judged evaluators are skipped.
+    #[arg(long)]
+    pub no_judge: bool,
+}
+
+/// A judge ready to run: the endpoint, its key (if any), the policy and the cache directory.
+pub struct JudgeSetup {
+    endpoint: Endpoint,
+    credential: Option<Credential>,
+    policy: Policy,
+    cache_dir: Option<PathBuf>,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|value| value.trim().to_owned())
+        .filter(|value| !value.is_empty())
+}
+
+impl JudgeArgs {
+    /// The configured judge, or `None` when no endpoint is given.
+    ///
+    /// # Errors
+    /// An unknown kind, a bad URL, a missing model, or bad limits.
+    pub fn setup(&self) -> Result<Option<JudgeSetup>, UsageError> {
+        if self.no_judge {
+            return Ok(None);
+        }
+        let Some(url) = self
+            .judge_endpoint
+            .clone()
+            .or_else(|| env("AZURE_AI_OPENAI_ENDPOINT"))
+        else {
+            return Ok(None);
+        };
+        let kind = match &self.judge_kind {
+            None => EndpointKind::Azure,
+            Some(name) => EndpointKind::parse(name).ok_or_else(|| {
+                UsageError(format!(
+                    "--judge-kind: expected one of {}, found '{name}'",
+                    EndpointKind::NAMES.join(", ")
+                ))
+            })?,
+        };
+        let model = self
+            .judge_model
+            .clone()
+            .or_else(|| env("AZURE_AI_MODEL_NAME"))
+            .ok_or_else(|| {
+                UsageError(
+                    "judge: the endpoint is set but no model: pass --judge-model or set AZURE_AI_MODEL_NAME"
+                        .to_owned(),
+                )
+            })?;
+        let mut endpoint =
+            Endpoint::new(kind, &url, &model).map_err(|error| UsageError(error.to_string()))?;
+        if let Some(version) = self
+            .judge_api_version
+            .clone()
+            .or_else(|| env("AZURE_AI_API_VERSION"))
+        {
+            endpoint.api_version = version;
+        }
+        endpoint.reasoning = self.judge_reasoning;
+        endpoint.json_mode = !self.judge_no_json_mode;
+        let key_env = self.judge_key_env.clone().unwrap_or_else(|| {
+            match kind {
+                EndpointKind::OpenAi => "OPENAI_API_KEY",
+                EndpointKind::Azure | EndpointKind::AzureV1 => "AZURE_AI_API_KEY",
+            }
+            .to_owned()
+        });
+        let credential = env(&key_env).map(Credential::ApiKey);
+        if self.judge_concurrency == 0 {
+            return Err(UsageError(
+                "--judge-concurrency: expected at least 1".to_owned(),
+            ));
+        }
+        if !(self.judge_timeout.is_finite() && self.judge_timeout > 0.0) {
+            return Err(UsageError(
+                "--judge-timeout: expected a positive number of seconds".to_owned(),
+            ));
+        }
+        let policy = Policy {
+            concurrency: self.judge_concurrency,
+            max_retries: self.judge_retries,
+            timeout: Duration::from_secs_f64(self.judge_timeout),
+            ..Policy::default()
+        };
+        let cache_dir = if self.no_judge_cache {
+            None
+        } else {
+            self.judge_cache_dir
+                .clone()
+                .or_else(|| dirs::cache_dir().map(|dir| dir.join("agenteval").join("judge")))
+        };
+        Ok(Some(JudgeSetup {
+            endpoint,
+            credential,
+            policy,
+            cache_dir,
+        }))
+    }
+}
+
+/// Runs `session` through the judge to its end, with Ctrl-C as cancellation and a progress line
+/// on a terminal's stderr.
+///
+/// # Errors
+/// The async runtime could not start.
+pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| UsageError(format!("cannot start the judge runtime: {error}")))?;
+    let transport = ReqwestTransport::new()?;
+    let clock = TokioClock {
+        origin: Instant::now(),
+    };
+    let credentials = FixedCredential(setup.credential);
+    let store = setup.cache_dir.map(|dir| FileStore {
+        dir,
+        warned: Cell::new(false),
+    });
+    let cancel = Cancel::new();
+    let mut scheduler = Scheduler::new(
+        setup.endpoint,
+        &transport,
+        &clock,
+        &credentials,
+        setup.policy,
+    )
+    .with_cancel(cancel.clone());
+    if let Some(store) = &store {
+        scheduler = scheduler.with_store(store);
+    }
+    let local = tokio::task::LocalSet::new();
+    let watcher = cancel.clone();
+    local.spawn_local(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\nagenteval: cancelling: judge calls in flight are aborted; press Ctrl-C again to quit at once");
+            watcher.cancel();
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
+    let show_progress = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    local.block_on(&runtime, async {
+        let mut last_shown = Instant::now();
+        judge::run::run(session, &scheduler, None, &mut |_, progress| {
+            if show_progress
+                && (last_shown.elapsed() >= Duration::from_millis(250)
+                    || progress.done == progress.total)
+            {
+                last_shown = Instant::now();
+                let rate = progress.done as f64 / started.elapsed().as_secs_f64().max(1e-3);
+                eprint!(
+                    "\rjudged {}/{} entries ({rate:.1}/s)   ",
+                    progress.done, progress.total
+                );
+            }
+        })
+        .await;
+    });
+    if show_progress {
+        eprintln!();
+    }
+    Ok(())
+}
+
+/// HTTP through reqwest (rustls).
+struct ReqwestTransport {
+    client: reqwest::Client,
+}
+
+impl ReqwestTransport {
+    fn new() -> Result<Self, UsageError> {
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("agenteval/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| UsageError(format!("cannot start the HTTP client: {error}")))?;
+        Ok(ReqwestTransport { client })
+    }
+}
+
+impl Transport for ReqwestTransport {
+    fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>> {
+        Box::pin(async move {
+            let mut builder = self.client.post(&request.url).body(request.body);
+            for (name, value) in &request.headers {
+                builder = builder.header(name.as_str(), value.as_str());
+            }
+            let response = builder.send().await.map_err(describe)?;
+            let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .filter_map(|(name, value)| {
+                    Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+                })
+                .collect();
+            let body = response.text().await.map_err(describe)?;
+            Ok(HttpResponse {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+}
+
+/// A transport error without the URL's query or any header (reqwest's messages name the URL).
+fn describe(error: reqwest::Error) -> TransportError {
+    let kind = if error.is_builder() {
+        return TransportError::Invalid("the request could not be built".to_owned());
+    } else if error.is_connect() {
+        "could not connect"
+    } else if error.is_timeout() {
+        "timed out"
+    } else if error.is_body() || error.is_decode() {
+        "the response body was cut short or unreadable"
+    } else {
+        "the request failed"
+    };
+    let source = std::error::Error::source(&error)
+        .map(|source| format!(": {source}"))
+        .unwrap_or_default();
+    TransportError::Network(format!("{kind}{source}"))
+}
+
+/// tokio's monotonic clock.
+struct TokioClock {
+    origin: Instant,
+}
+
+impl Clock for TokioClock {
+    fn now(&self) -> Duration {
+        self.origin.elapsed()
+    }
+
+    fn sleep(&self, duration: Duration) -> LocalFuture<'_, ()> {
+        Box::pin(tokio::time::sleep(duration))
+    }
+}
+
+/// Answers kept as one file per key under a cache directory (`ab/abcdef….json`).
+struct FileStore {
+    dir: PathBuf,
+    warned: Cell<bool>,
+}
+
+impl FileStore {
+    fn path(&self, key: &str) -> Option<PathBuf> {
+        let shard = key.get(..2)?;
+        key.bytes()
+            .all(|byte| byte.is_ascii_hexdigit())
+            .then(|| self.dir.join(shard).join(format!("{key}.json")))
+    }
+}
+
+impl Store for FileStore {
+    fn get(&self, key: &str) -> LocalFuture<'_, Option<String>> {
+        let body = self
+            .path(key)
+            .and_then(|path| std::fs::read_to_string(path).ok());
+        Box::pin(async move { body })
+    }
+
+    fn put(&self, key: &str, body: &str) -> LocalFuture<'_, ()> {
+        if let Some(path) = self.path(key) {
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| {
+                    let partial = path.with_extension("partial");
+                    std::fs::write(&partial, body)?;
+                    std::fs::rename(partial, &path)
+                });
+            if let Err(error) = written {
+                if self.warned.replace(true) {
+                    return Box::pin(async {});
+                }
+                eprintln!(
+                    "agenteval: cannot write the judge cache at {}: {error}",
+                    self.dir.display()
+                );
+            }
+        }
+        Box::pin(async {})
+    }
+}
