@@ -150,3 +150,158 @@ pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
         Err(CallError::Cancelled) => EvalResult::skipped(&call.label, CANCELLED_REASON),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use futures::executor::block_on;
+
+    use super::*;
+    use crate::dataset;
+    use crate::judge::endpoint::{Endpoint, EndpointKind};
+    use crate::judge::http::FixedCredential;
+    use crate::judge::schedule::Policy;
+    use crate::judge::testing::{completion, ManualClock, ScriptedTransport};
+    use crate::judge::Cancel;
+    use crate::outcome::ErrorCode;
+
+    fn session(responses: &[&str]) -> Session<'static> {
+        let items: Vec<serde_json::Value> = responses
+            .iter()
+            .map(|response| serde_json::json!({"prompt": "Capital of France?", "response": response, "expected_response": "Paris"}))
+            .collect();
+        let document = serde_json::json!({
+            "schemaVersion": "1.11.0",
+            "default_evaluators": {"Relevance": {}, "PartialMatch": {}},
+            "items": items
+        });
+        let loaded = dataset::load(document.to_string().as_bytes(), None).unwrap();
+        Session::new(loaded.dataset, Vec::new()).with_judge()
+    }
+
+    fn endpoint() -> Endpoint {
+        Endpoint::new(EndpointKind::OpenAi, "http://judge.test/v1", "m").unwrap()
+    }
+
+    #[test]
+    fn entries_are_recorded_in_order_whatever_order_the_judge_answers_in() {
+        let transport = ScriptedTransport::new(|request, _| {
+            let score = if request.body.contains("slow") { 2 } else { 5 };
+            Some(Ok(completion(&format!(
+                "{{\"score\": {score}, \"reason\": \"r\"}}"
+            ))))
+        });
+        let clock = ManualClock::default();
+        let credentials = FixedCredential(None);
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &clock,
+            &credentials,
+            Policy::default(),
+        );
+        let mut session = session(&["Paris.", "slow Paris", "Paris!", "  "]);
+        let mut seen = Vec::new();
+        block_on(run(
+            &mut session,
+            &scheduler,
+            None,
+            &mut |outcome, progress| {
+                seen.push((outcome.index, progress.done, progress.total));
+            },
+        ));
+        assert_eq!(seen, [(0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 4, 4)]);
+        let report = session.finish();
+        let relevance = |index: usize| &report.items[index].results[0];
+        assert_eq!(relevance(0).score, Some(5.0));
+        assert_eq!(relevance(1).score, Some(2.0));
+        assert_eq!(relevance(1).result, Verdict::Fail);
+        assert_eq!(
+            relevance(3).error.as_ref().map(|error| error.code),
+            Some(ErrorCode::EmptyAgentResponse)
+        );
+        assert_eq!(transport.sent.borrow().len(), 3);
+        let figures = report.judge.unwrap();
+        assert_eq!(
+            (figures.calls, figures.requests, figures.cancelled),
+            (3, 3, false)
+        );
+        assert_eq!(
+            report.summary.per_evaluator()[0]
+                .1
+                .usage
+                .unwrap()
+                .total_tokens,
+            45
+        );
+    }
+
+    #[test]
+    fn a_cancelled_run_ends_every_entry_and_names_those_not_judged() {
+        let cancel = Cancel::new();
+        let trigger = cancel.clone();
+        let transport = ScriptedTransport::new(move |request, _| {
+            if request.body.contains("zzhang") {
+                return None;
+            }
+            if request.body.contains("zzstop") {
+                trigger.cancel();
+            }
+            Some(Ok(completion("{\"score\": 4}")))
+        });
+        let clock = ManualClock::hanging_from(Duration::from_secs(1));
+        let credentials = FixedCredential(None);
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &clock,
+            &credentials,
+            Policy::default(),
+        )
+        .with_cancel(cancel.clone());
+        let mut session = session(&["zzhang on", "Paris.", "zzstop Paris", "Paris?"]);
+        block_on(run(&mut session, &scheduler, None, &mut |_, _| {}));
+        let report = session.finish();
+        assert_eq!(report.items.len(), 4);
+        let first = &report.items[0];
+        assert_eq!(
+            first.results[0].result,
+            Verdict::Skipped,
+            "aborted in flight"
+        );
+        assert_eq!(first.results[0].reason.as_deref(), Some(CANCELLED_REASON));
+        assert_eq!(
+            first.results[1].result,
+            Verdict::Fail,
+            "local evaluators still run"
+        );
+        assert_eq!(report.items[1].results[0].result, Verdict::Pass);
+        assert_eq!(report.items[2].results[0].result, Verdict::Pass);
+        assert_eq!(
+            report.items[3].results[0].result,
+            Verdict::Skipped,
+            "never sent"
+        );
+        let figures = report.judge.unwrap();
+        assert!(figures.cancelled);
+        assert_eq!(
+            figures.not_reached,
+            [
+                EntryRef {
+                    index: 0,
+                    turn: None
+                },
+                EntryRef {
+                    index: 3,
+                    turn: None
+                }
+            ]
+        );
+        assert_eq!(
+            transport.sent.borrow().len(),
+            3,
+            "no request after the cancel"
+        );
+    }
+}
