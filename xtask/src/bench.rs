@@ -1,10 +1,13 @@
 //! `cargo xtask bench`: the criterion benchmarks, the 100 000-item document through the release
-//! CLI, the side-by-side comparison with azure-ai-evaluation 1.18.10 on identical inputs, and the
+//! CLI, the side-by-side comparison with azure-ai-evaluation 1.18.10 on identical inputs, the
 //! WebAssembly package's size, start-up time and throughput (`cargo xtask bench wasm` runs only
-//! that part).
+//! that part), and the judges' throughput against the local judge and the scheduler's overhead
+//! per call (`cargo xtask bench judge` runs only those).
 
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use agenteval_judge_server::{start, ServerConfig};
 
 use crate::pgo;
 use crate::run::{cargo, project_root, Step};
@@ -192,7 +195,8 @@ pub fn run() -> Result<(), String> {
 
     ensure_reference()?;
     compare_with_reference(&inputs)?;
-    wasm_against(&cli)
+    wasm_against(&cli)?;
+    run_judge()
 }
 
 /// Rounds of the side-by-side comparison. This virtual machine's speed drifts by up to ±30 %
@@ -337,4 +341,158 @@ fn ensure_reference() -> Result<(), String> {
     Step::new("python3")
         .args(["-m", "pip", "install", "-q", REFERENCE])
         .run()
+}
+
+/// The local judge's latency in the throughput benchmark.
+const JUDGE_LATENCY: Duration = Duration::from_millis(100);
+/// `--judge-concurrency` of the throughput benchmark.
+const JUDGE_CONCURRENCY: usize = 16;
+/// Items of the throughput benchmark, each judged once (Relevance).
+const JUDGE_ITEMS: usize = 800;
+/// Rounds of the throughput benchmark; the median round is reported.
+const JUDGE_ROUNDS: usize = 3;
+/// What the judge bench's criterion benchmarks time, and the calls in one iteration of each.
+const JUDGE_OVERHEAD: [(&str, &str, f64, &str); 2] = [
+    (
+        "scheduler_1000_calls",
+        "Scheduler::call + Reading::result",
+        1000.0,
+        "schedulerMicrosPerCall",
+    ),
+    (
+        "run_400_calls",
+        "judge::run::run over an M365 session",
+        400.0,
+        "runMicrosPerCall",
+    ),
+];
+
+/// The judges' figures: throughput of the release CLI against the local judge at 100 ms latency
+/// (against the ideal of concurrency ÷ latency), and the core's overhead per call (criterion,
+/// `crates/core/benches/judge.rs`, with a transport that answers at once).
+pub fn run_judge() -> Result<(), String> {
+    cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
+    let cli = wasm::target_dir().join("release/agenteval");
+    let throughput = judge_throughput(&cli)?;
+    cargo(["bench", "-p", "agenteval-core", "--bench", "judge"]).run()?;
+    let criterion = wasm::target_dir().join("criterion/judge");
+    println!("\nJudge overhead per call (criterion, a transport that answers at once):");
+    let mut overhead = serde_json::Map::new();
+    for (id, what, calls, key) in JUDGE_OVERHEAD {
+        let file = criterion.join(id).join("new/estimates.json");
+        let text = std::fs::read_to_string(&file)
+            .map_err(|error| format!("cannot read {}: {error}", file.display()))?;
+        let estimates: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|error| format!("{} is not JSON: {error}", file.display()))?;
+        let nanoseconds = figure(&estimates["slope"], "point_estimate")
+            .or_else(|_| figure(&estimates["mean"], "point_estimate"))?;
+        let micros = nanoseconds / calls / 1000.0;
+        println!("{what:<40} {micros:>8.2} µs per call ({calls:.0} calls per iteration)");
+        overhead.insert(key.to_owned(), serde_json::json!(micros));
+    }
+    let mut figures = throughput;
+    figures.append(&mut overhead);
+    println!("{}", serde_json::Value::Object(figures));
+    Ok(())
+}
+
+/// Times `cli` scoring [`JUDGE_ITEMS`] items through the local judge, each round against the
+/// same command with `--no-judge` (process start, reading, writing), and prints every round and
+/// the median.
+fn judge_throughput(cli: &Path) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let dir = bench_dir()?;
+    let dataset = dir.join("judge-800.json");
+    let items: Vec<serde_json::Value> = (0..JUDGE_ITEMS)
+        .map(|index| {
+            serde_json::json!({
+                "prompt": format!("Question {index}: what is the capital of France?"),
+                "response": format!("Answer {index}: Paris is the capital of France."),
+            })
+        })
+        .collect();
+    let document = serde_json::json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": {"Relevance": {}},
+        "items": items
+    });
+    std::fs::write(&dataset, document.to_string())
+        .map_err(|error| format!("cannot write {}: {error}", dataset.display()))?;
+    let server = start(ServerConfig {
+        latency: JUDGE_LATENCY,
+        ..ServerConfig::default()
+    })
+    .map_err(|error| format!("cannot start the local judge: {error}"))?;
+    let report = dir.join("judge-800.report.json");
+    let score = |extra: &[&str]| -> Result<f64, String> {
+        let start = Instant::now();
+        Step::new(cli)
+            .arg("score")
+            .arg(&dataset)
+            .args([
+                "--format",
+                "report",
+                "--no-judge-cache",
+                "--judge-concurrency",
+            ])
+            .arg(JUDGE_CONCURRENCY.to_string())
+            .arg("--out")
+            .arg(&report)
+            .args(extra)
+            .env("AZURE_AI_OPENAI_ENDPOINT", server.url())
+            .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+            .quiet_stderr()
+            .allow_exit(1)
+            .run()?;
+        Ok(start.elapsed().as_secs_f64())
+    };
+    let ideal = JUDGE_CONCURRENCY as f64 / JUDGE_LATENCY.as_secs_f64();
+    println!(
+        "\nJudge throughput: {JUDGE_ITEMS} items × Relevance, the local judge at {} ms latency, --judge-concurrency {JUDGE_CONCURRENCY}, no cache (ideal {ideal:.0} calls/s):",
+        JUDGE_LATENCY.as_millis()
+    );
+    let mut rounds = Vec::new();
+    for round in 1..=JUDGE_ROUNDS {
+        server.reset_stats();
+        let judged = score(&[])?;
+        let stats = server.stats();
+        let figures: serde_json::Value = std::fs::read_to_string(&report)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        let peak = figures["judge"]["peak_in_flight"].as_u64().unwrap_or(0);
+        if stats.completions != JUDGE_ITEMS as u64 {
+            return Err(format!(
+                "the local judge saw {} completions, not {JUDGE_ITEMS}",
+                stats.completions
+            ));
+        }
+        let without = score(&["--no-judge"])?;
+        let rate = JUDGE_ITEMS as f64 / (judged - without);
+        println!(
+            "round {round}: {judged:.3} s, {without:.3} s with --no-judge: {rate:.1} calls/s ({:.1} % of the ideal), peak {peak} in flight (server: {})",
+            100.0 * rate / ideal,
+            stats.max_in_flight
+        );
+        rounds.push((rate, judged, without));
+    }
+    let (rate, judged, without) =
+        median_by(&rounds, |(rate, _, _)| *rate).ok_or("no judge rounds")?;
+    println!(
+        "median round: {rate:.1} calls/s, {:.1} % of the ideal {ideal:.0} calls/s (target 90 %)",
+        100.0 * rate / ideal
+    );
+    let mut figures = serde_json::Map::new();
+    for (key, value) in [
+        ("judgeCalls", JUDGE_ITEMS as f64),
+        ("latencyMs", JUDGE_LATENCY.as_millis() as f64),
+        ("concurrency", JUDGE_CONCURRENCY as f64),
+        ("judgedSeconds", judged),
+        ("noJudgeSeconds", without),
+        ("callsPerSecond", rate),
+        ("idealCallsPerSecond", ideal),
+        ("shareOfIdeal", rate / ideal),
+    ] {
+        figures.insert(key.to_owned(), serde_json::json!(value));
+    }
+    Ok(figures)
 }

@@ -6,8 +6,9 @@
 //! - `build`: release build of the CLI with profile-guided optimisation (`pgo`), and the npm
 //!   package in `pkg/` (WebAssembly).
 //! - `bench`: criterion benchmarks (profile-guided), the side-by-side comparison with azure-ai-evaluation, and the
-//!   WebAssembly package's size, start-up time and throughput against the native CLI; `bench wasm`
-//!   runs only the package's figures, `bench compare` only the comparison.
+//!   WebAssembly package's size, start-up time and throughput against the native CLI, and the
+//!   judges' throughput and overhead per call; `bench wasm` runs only the package's figures,
+//!   `bench compare` only the comparison, `bench judge` only the judges'.
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
@@ -33,11 +34,12 @@ fn main() -> ExitCode {
         Some("build") => build(),
         Some("bench") if args.get(1).map(String::as_str) == Some("wasm") => bench::run_wasm(),
         Some("bench") if args.get(1).map(String::as_str) == Some("compare") => bench::run_compare(),
+        Some("bench") if args.get(1).map(String::as_str) == Some("judge") => bench::run_judge(),
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
         Some("judge") => judge::run(args.get(1..).unwrap_or_default()),
         _ => {
-            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare]|fuzz [seconds]|judge [flags]>");
+            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge]|fuzz [seconds]|judge [flags]>");
             return ExitCode::from(2);
         }
     };

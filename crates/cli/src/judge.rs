@@ -19,6 +19,8 @@ use clap::Args;
 use crate::UsageError;
 
 /// Judge options of `score`.
+// NOTE: the counts are `u32`, not `usize`/`u64`, to keep `Command::Score` within clippy's
+// `large_enum_variant` limit.
 #[derive(Debug, Clone, Default, Args)]
 pub struct JudgeArgs {
     /// Judge endpoint kind: azure, azure-v1 or openai [default: azure, or from AZURE_AI_OPENAI_ENDPOINT].
@@ -38,13 +40,16 @@ pub struct JudgeArgs {
     pub judge_key_env: Option<String>,
     /// Most judge requests in flight.
     #[arg(long, value_name = "N", default_value_t = 8)]
-    pub judge_concurrency: usize,
+    pub judge_concurrency: u32,
     /// Seconds one judge request may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub judge_timeout: f64,
     /// Retries of a failed judge request.
     #[arg(long, value_name = "N", default_value_t = 6)]
     pub judge_retries: u32,
+    /// Milliseconds of the first back-off wait before a retry; it doubles on each retry (with jitter), up to 30 s.
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    pub judge_backoff_ms: u32,
     /// The model is a reasoning model: max_completion_tokens and no temperature.
     #[arg(long)]
     pub judge_reasoning: bool,
@@ -141,11 +146,13 @@ impl JudgeArgs {
                 "--judge-timeout: expected a positive number of seconds".to_owned(),
             ));
         }
+        let backoff_base = Duration::from_millis(u64::from(self.judge_backoff_ms));
         let policy = Policy {
-            concurrency: self.judge_concurrency,
+            concurrency: self.judge_concurrency as usize,
             max_retries: self.judge_retries,
             timeout: Duration::from_secs_f64(self.judge_timeout),
-            ..Policy::default()
+            backoff_base,
+            backoff_cap: Policy::default().backoff_cap.max(backoff_base),
         };
         let cache_dir = if self.no_judge_cache {
             None
