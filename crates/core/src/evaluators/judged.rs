@@ -10,9 +10,10 @@ pub mod render;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
-use crate::judge::{JudgeCall, JudgeRequest, Reading, Scale};
+use crate::json::Value;
+use crate::judge::{combine_turns, JudgeCall, JudgeRequest, Reading, Scale, TurnCall};
 use crate::options::{ConfigError, Options};
-use crate::outcome::EvalResult;
+use crate::outcome::{ErrorCode, EvalResult};
 
 pub use catalog::{judge_for, Judge};
 
@@ -52,13 +53,17 @@ const LIKERT_OPTIONS: &[OptionSpec] = &[
 const BINARY_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         name: "threshold",
-        kind: "number 0..1",
+        kind: "number",
         default: "1",
-        description: "accepted for compatibility; a binary judge passes at 1",
+        description: "accepted for compatibility; a binary judge passes at 1 and reports 1",
     },
     MODEL_OPTIONS[0],
     MODEL_OPTIONS[1],
 ];
+
+/// The options of the Foundry ids whose reference constructor takes no `threshold`
+/// (ToolInputAccuracy, ToolOutputUtilization, ToolCallSuccess).
+const BINARY_FIXED_OPTIONS: &[OptionSpec] = &[MODEL_OPTIONS[0], MODEL_OPTIONS[1]];
 
 const RUBRIC_OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -114,6 +119,8 @@ const fn standard(
 }
 
 const QR: &[&str] = &["query", "response"];
+const AGENT_INPUTS: &[&str] = &["query", "response", "tool_definitions"];
+const TOOL_CALL_INPUTS: &[&str] = &["query", "response", "tool_calls", "tool_definitions"];
 const LIKERT: &str = "judge score 1-5 >= threshold (3)";
 const BINARY: &str = "judge score 0/1; passes at 1";
 
@@ -199,64 +206,89 @@ pub static SPECS: [EvaluatorSpec; 35] = [
         PERCENT_OPTIONS,
         "score 0-100 >= threshold (50)",
     ),
-    standard("builtin.relevance", QR, LIKERT_OPTIONS, LIKERT),
+    standard(
+        "builtin.relevance",
+        &["query", "response", "messages"],
+        LIKERT_OPTIONS,
+        LIKERT,
+    ),
     standard("builtin.coherence", QR, LIKERT_OPTIONS, LIKERT),
     standard(
         "builtin.groundedness",
-        &["query", "response", "context"],
+        &["query", "response", "context", "tool_definitions"],
         LIKERT_OPTIONS,
         LIKERT,
     ),
     standard(
         "builtin.similarity",
-        &["query", "response", "ground_truth"],
+        &["query", "response", "ground_truth", "messages"],
         LIKERT_OPTIONS,
         LIKERT,
     ),
-    standard("builtin.fluency", &["response"], LIKERT_OPTIONS, LIKERT),
+    standard(
+        "builtin.fluency",
+        &["response", "messages"],
+        LIKERT_OPTIONS,
+        LIKERT,
+    ),
     standard(
         "builtin.retrieval",
-        &["query", "context"],
+        &["query", "context", "messages"],
         LIKERT_OPTIONS,
         LIKERT,
     ),
     standard(
         "builtin.response_completeness",
-        &["response", "ground_truth"],
+        &["response", "ground_truth", "messages"],
         LIKERT_OPTIONS,
         LIKERT,
     ),
-    standard("builtin.intent_resolution", QR, LIKERT_OPTIONS, LIKERT),
+    standard(
+        "builtin.intent_resolution",
+        AGENT_INPUTS,
+        LIKERT_OPTIONS,
+        LIKERT,
+    ),
     standard(
         "builtin.tool_call_accuracy",
-        &["query", "response", "tool_definitions"],
+        TOOL_CALL_INPUTS,
         LIKERT_OPTIONS,
         LIKERT,
     ),
-    standard("builtin.task_adherence", QR, BINARY_OPTIONS, BINARY),
-    standard("builtin.task_completion", QR, BINARY_OPTIONS, BINARY),
+    standard(
+        "builtin.task_adherence",
+        AGENT_INPUTS,
+        BINARY_OPTIONS,
+        BINARY,
+    ),
+    standard(
+        "builtin.task_completion",
+        AGENT_INPUTS,
+        BINARY_OPTIONS,
+        BINARY,
+    ),
     standard(
         "builtin.tool_selection",
-        &["query", "response", "tool_definitions"],
+        TOOL_CALL_INPUTS,
         BINARY_OPTIONS,
         BINARY,
     ),
     standard(
         "builtin.tool_input_accuracy",
-        &["query", "response", "tool_definitions"],
-        BINARY_OPTIONS,
+        AGENT_INPUTS,
+        BINARY_FIXED_OPTIONS,
         BINARY,
     ),
     standard(
         "builtin.tool_output_utilization",
-        &["query", "response", "tool_definitions"],
-        BINARY_OPTIONS,
+        AGENT_INPUTS,
+        BINARY_FIXED_OPTIONS,
         BINARY,
     ),
     standard(
         "builtin.tool_call_success",
-        &["response"],
-        BINARY_OPTIONS,
+        &["response", "tool_definitions"],
+        BINARY_FIXED_OPTIONS,
         BINARY,
     ),
 ];
@@ -294,6 +326,8 @@ struct Standard {
     judge: &'static Judge,
     threshold: f64,
     model: Option<String>,
+    /// Built from a Foundry id (`builtin.groundedness`) rather than an M365 name.
+    foundry: bool,
 }
 
 impl Evaluator for Standard {
@@ -302,30 +336,93 @@ impl Evaluator for Standard {
     }
 
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
-        let prompt = &self.judge.prompt;
-        Some(match (self.judge.prepare)(inputs, self.judge.class) {
-            Ok(sections) => Ok(JudgeCall {
-                label: self.label.clone(),
-                request: JudgeRequest {
-                    prompt: prompt.id,
-                    model: self.model.clone(),
-                    messages: prompt.messages(&sections),
-                    params: prompt.params,
-                },
-                reading: Reading {
-                    scale: prompt.scale,
-                    threshold: self.threshold,
-                    extra: self.judge.extra,
-                },
-            }),
-            Err(mut early) => {
-                early.evaluator.clone_from(&self.label);
-                if early.error.is_none() {
-                    early.threshold = Some(self.threshold);
-                }
-                Err(early)
+        if !self.foundry && self.judge.class == "GroundednessEvaluator" && !has_context(inputs) {
+            return Some(Err(Box::new(EvalResult::error(
+                &self.label,
+                ErrorCode::EvaluatorConfigurationError,
+                GROUNDEDNESS_WITHOUT_CONTEXT,
+            ))));
+        }
+        let turns = match (self.judge.prepare)(inputs, self.judge) {
+            Ok(turns) => turns,
+            Err(early) => return Some(Err(self.early(*early))),
+        };
+        let mut turns: Vec<TurnCall> = turns
+            .into_iter()
+            .map(|turn| match turn {
+                Ok(sections) => TurnCall::Judged(self.request(&sections)),
+                Err(early) => TurnCall::Early(self.early(*early)),
+            })
+            .collect();
+        if turns.len() <= 1 {
+            return Some(match turns.pop() {
+                Some(TurnCall::Judged(request)) => Ok(self.call(request, Vec::new())),
+                Some(TurnCall::Early(early)) => Err(early),
+                None => Err(Box::new(combine_turns(&self.label, Vec::new()))),
+            });
+        }
+        let first = turns.iter().find_map(|turn| match turn {
+            TurnCall::Judged(request) => Some(request.clone()),
+            TurnCall::Early(_) => None,
+        });
+        Some(match first {
+            Some(request) => Ok(self.call(request, turns)),
+            None => {
+                let results = turns
+                    .into_iter()
+                    .filter_map(|turn| match turn {
+                        TurnCall::Early(result) => Some(*result),
+                        TurnCall::Judged(_) => None,
+                    })
+                    .collect();
+                Err(Box::new(combine_turns(&self.label, results)))
             }
         })
+    }
+}
+
+/// The error of M365's Groundedness on an item without a context.
+pub const GROUNDEDNESS_WITHOUT_CONTEXT: &str =
+    "Groundedness needs the item's 'context' to judge the response against, and this item has none";
+
+/// Whether an item gives a context. NOTE: Foundry's `builtin.groundedness` follows the reference
+/// without one (the response's `file_search` results, or the response itself for text); an M365
+/// document names no such fallback, and judging a response against itself would pass it blindly.
+fn has_context(inputs: &Inputs<'_>) -> bool {
+    render::truthy(inputs.get("context")) || inputs.get("conversation").is_some()
+}
+
+impl Standard {
+    fn call(&self, request: JudgeRequest, turns: Vec<TurnCall>) -> JudgeCall {
+        JudgeCall {
+            label: self.label.clone(),
+            request,
+            reading: Reading {
+                scale: self.judge.prompt.scale,
+                threshold: self.threshold,
+                extra: self.judge.extra,
+            },
+            turns,
+        }
+    }
+
+    fn request(&self, sections: &[prompt::Section]) -> JudgeRequest {
+        let prompt = &self.judge.prompt;
+        JudgeRequest {
+            prompt: prompt.id,
+            model: self.model.clone(),
+            messages: prompt.messages(sections),
+            params: prompt.params,
+        }
+    }
+
+    /// A result reached without a call, labelled; not-applicable ones carry the threshold.
+    fn early(&self, mut early: EvalResult) -> Box<EvalResult> {
+        early.evaluator.clone_from(&self.label);
+        if early.error.is_none() {
+            early.threshold = Some(self.threshold);
+        }
+        Box::new(early)
     }
 }
 
@@ -362,16 +459,40 @@ pub fn build_standard_named(
 ) -> Result<Box<dyn Evaluator>, ConfigError> {
     let judge = judge_for(name)
         .ok_or_else(|| ConfigError::new(format!("'{name}' is not a standard judge")))?;
-    options.deny_unknown(&[
-        "threshold",
-        "deployment_name",
-        "model",
-        "is_reasoning_model",
-    ])?;
+    let fixed = judge.rejects_threshold && name.starts_with("builtin.");
+    if fixed && options.map().contains_key("threshold") {
+        return Err(ConfigError::new(format!(
+            "option `threshold` is not accepted by {name}: it passes at a score of 1 (the \
+             reference's constructor refuses it too)"
+        )));
+    }
+    let allowed: &[&str] = if fixed {
+        &["deployment_name", "model", "is_reasoning_model"]
+    } else {
+        &[
+            "threshold",
+            "deployment_name",
+            "model",
+            "is_reasoning_model",
+        ]
+    };
+    options.deny_unknown(allowed)?;
+    let given = options.map().get("threshold");
     let threshold = match judge.prompt.scale {
+        Scale::Likert if given == Some(&Value::Null) => {
+            return Err(ConfigError::new(
+                "option `threshold` must be a number between 1 and 5, got null",
+            ))
+        }
         Scale::Likert => options.number_in("threshold", 3.0, 1.0, 5.0)?,
         Scale::Binary => {
-            options.number_in("threshold", 1.0, 0.0, 1.0)?;
+            if let Some(value) = options.get("threshold") {
+                if !value.as_f64().is_some_and(f64::is_finite) {
+                    return Err(ConfigError::new(format!(
+                        "option `threshold` must be a number, got {value}"
+                    )));
+                }
+            }
             1.0
         }
     };
@@ -385,5 +506,61 @@ pub fn build_standard_named(
         judge,
         threshold,
         model: model.map(str::to_owned),
+        foundry: name.starts_with("builtin."),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+    use crate::outcome::Verdict;
+
+    fn built(name: &str, options: Value) -> Result<Box<dyn Evaluator>, ConfigError> {
+        let spec = crate::evaluators::find(name).unwrap();
+        build(spec, name, Options::new(options.as_object().unwrap()))
+    }
+
+    #[test]
+    fn binary_judges_accept_a_threshold_and_apply_one_except_where_the_reference_refuses_it() {
+        let query = json!("Capital of France?");
+        let response = json!("Paris.");
+        let inputs = Inputs::new()
+            .with("query", &query)
+            .with("response", &response);
+        let adherence = built("builtin.task_adherence", json!({"threshold": 3})).unwrap();
+        let call = adherence.judge(&inputs).unwrap().unwrap();
+        assert_eq!(call.reading.threshold, 1.0);
+        for name in [
+            "builtin.tool_input_accuracy",
+            "builtin.tool_output_utilization",
+            "builtin.tool_call_success",
+        ] {
+            assert!(built(name, json!({"threshold": 1})).is_err(), "{name}");
+        }
+        assert!(built("ToolCallSuccess", json!({"threshold": 1})).is_ok());
+        assert!(built("builtin.relevance", json!({"threshold": null})).is_err());
+        assert!(built("builtin.relevance", json!({"threshold": "3"})).is_err());
+    }
+
+    #[test]
+    fn m365_groundedness_needs_a_context() {
+        let query = json!("Capital of France?");
+        let response = json!("Paris.");
+        let inputs = Inputs::new()
+            .with("query", &query)
+            .with("response", &response);
+        let m365 = built("Groundedness", json!({})).unwrap();
+        let early = m365.judge(&inputs).unwrap().unwrap_err();
+        assert_eq!(early.result, Verdict::Error);
+        assert_eq!(
+            early.error.map(|error| error.message).as_deref(),
+            Some(GROUNDEDNESS_WITHOUT_CONTEXT)
+        );
+        let foundry = built("builtin.groundedness", json!({})).unwrap();
+        assert!(
+            foundry.judge(&inputs).unwrap().is_ok(),
+            "the reference judges the response against itself"
+        );
+    }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use futures::future::join_all;
 use futures::stream::{FuturesUnordered, StreamExt};
 
+use super::request::JudgeRequest;
 use super::schedule::{CallError, Scheduler};
 use super::{JudgeCall, CANCELLED_REASON};
 use crate::custom::CustomReturn;
@@ -133,10 +134,30 @@ async fn resolve(
     pending.resolve(returns, judged)
 }
 
-/// One judge call's result; answers that gave a verdict are kept in the cache.
+/// One judge call's result (of a conversation, its turns' calls made at once and combined);
+/// answers that gave a verdict are kept in the cache.
 pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
-    let prompt = call.request.prompt;
-    match scheduler.call(&call.request).await {
+    let results = join_all(
+        call.requests()
+            .into_iter()
+            .map(|request| judge_one(call, request, scheduler)),
+    )
+    .await;
+    if results.iter().any(|result| {
+        result.result == Verdict::Skipped && result.reason.as_deref() == Some(CANCELLED_REASON)
+    }) {
+        return EvalResult::skipped(&call.label, CANCELLED_REASON);
+    }
+    call.combine(results)
+}
+
+async fn judge_one(
+    call: &JudgeCall,
+    request: &JudgeRequest,
+    scheduler: &Scheduler<'_>,
+) -> EvalResult {
+    let prompt = request.prompt;
+    match scheduler.call(request).await {
         Ok(answer) => {
             let result = call
                 .reading
@@ -303,5 +324,82 @@ mod tests {
             3,
             "no request after the cancel"
         );
+    }
+
+    #[test]
+    fn a_conversation_makes_one_call_per_judged_turn_and_combines_them() {
+        use crate::judge::request::{ChatMessage, ModelParams, PromptId, Role};
+        use crate::judge::verdict::{Extra, Reading, Scale};
+        use crate::judge::TurnCall;
+        let transport = ScriptedTransport::new(|request, _| {
+            let score = if request.body.contains("turn one") {
+                5
+            } else {
+                2
+            };
+            Some(Ok(completion(&format!(
+                "{{\"score\": {score}, \"reason\": \"turn {score}\"}}"
+            ))))
+        });
+        let clock = ManualClock::default();
+        let credentials = FixedCredential(None);
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &clock,
+            &credentials,
+            Policy::default(),
+        );
+        let request = |text: &str| JudgeRequest {
+            prompt: PromptId {
+                name: "relevance",
+                version: 1,
+            },
+            model: None,
+            messages: vec![ChatMessage {
+                role: Role::User,
+                content: text.to_owned(),
+            }],
+            params: ModelParams {
+                temperature: 0.0,
+                max_tokens: 800,
+                seed: None,
+            },
+        };
+        let call = JudgeCall {
+            label: "relevance".into(),
+            request: request("turn one"),
+            reading: Reading {
+                scale: Scale::Likert,
+                threshold: 3.0,
+                extra: Extra::None,
+            },
+            turns: vec![
+                TurnCall::Judged(request("turn one")),
+                TurnCall::Early(Box::new(EvalResult::skipped(
+                    "relevance",
+                    "Not applicable: Intermediate response.",
+                ))),
+                TurnCall::Judged(request("turn two")),
+            ],
+        };
+        let result = block_on(judge(&call, &scheduler));
+        assert_eq!(transport.sent.borrow().len(), 2);
+        assert_eq!(
+            result.score,
+            Some(2.0),
+            "a skipped turn: the last turn's result"
+        );
+        assert_eq!(result.result, Verdict::Fail);
+        assert_eq!(
+            result.details.get("score_per_turn"),
+            Some(&crate::json!([5.0, null, 2.0]))
+        );
+        assert_eq!(result.usage.map(|usage| usage.total_tokens), Some(30));
+        let mut both = call.clone();
+        both.turns.remove(1);
+        let result = block_on(judge(&both, &scheduler));
+        assert_eq!(result.score, Some(3.5));
+        assert_eq!(result.reason.as_deref(), Some("turn 2"));
     }
 }
