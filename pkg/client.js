@@ -28,6 +28,7 @@ export function connectWorker(worker = defaultWorker()) {
     if (!call) return;
     if (data.type === "result") call.onResult?.(data.outcome);
     else if (data.type === "progress") call.onProgress?.(data.progress);
+    else if (data.type === "token") answerToken(call, data.token);
     else if (data.type === "done" || data.type === "error") {
       calls.delete(data.id);
       call.signal?.removeEventListener("abort", call.abort);
@@ -42,17 +43,31 @@ export function connectWorker(worker = defaultWorker()) {
     calls.clear();
   });
 
+  /** Runs the caller's `getToken` for the worker and posts the token (or why there is none). */
+  async function answerToken(call, token) {
+    try {
+      const value = await call.getToken();
+      worker.postMessage({ id: call.id, method: "token", token, value });
+    } catch (error) {
+      worker.postMessage({ id: call.id, method: "token", token, error: error?.message ?? String(error) });
+    }
+  }
+
   function request(method, args, hooks = {}, transfer = []) {
     return new Promise((resolve, reject) => {
-      const { signal, onResult, onProgress } = hooks;
-      if (signal?.aborted) return reject(signal.reason);
+      const { signal, onResult, onProgress, getToken, judged } = hooks;
+      if (signal?.aborted && !judged) return reject(signal.reason);
       const id = nextId++;
+      // A judged run is not rejected on abort: the worker's run resolves with the report, its
+      // unanswered judge calls skipped.
       const abort = () => {
-        calls.delete(id);
         worker.postMessage({ id, method: "abort" });
+        if (judged) return;
+        calls.delete(id);
         reject(signal.reason);
       };
-      calls.set(id, { resolve, reject, onResult, onProgress, signal, abort });
+      calls.set(id, { id, resolve, reject, onResult, onProgress, signal, abort, getToken });
+      if (signal?.aborted) queueMicrotask(abort);
       signal?.addEventListener("abort", abort, { once: true });
       worker.postMessage({ id, method, args, stream: typeof onResult === "function" }, transfer);
     });
@@ -63,7 +78,10 @@ export function connectWorker(worker = defaultWorker()) {
     if (custom !== undefined) {
       throw misuse(`options.custom: custom evaluators are functions and cannot run in a worker; call ${method}() directly`);
     }
-    return [rest, { signal, onResult, onProgress }];
+    const judged = rest.judge !== undefined && rest.judge !== null;
+    const getToken = judged && typeof rest.judge.getToken === "function" ? rest.judge.getToken : undefined;
+    if (getToken) rest.judge = { ...rest.judge, getToken: true };
+    return [rest, { signal, onResult, onProgress, getToken, judged }];
   }
 
   return {
@@ -109,7 +127,7 @@ export function connectWorker(worker = defaultWorker()) {
     },
     scoreItem: async (item, evaluators, options) => {
       const [rest, hooks] = split(options, "scoreItem");
-      return request("scoreItem", [item, evaluators, rest], { signal: hooks.signal });
+      return request("scoreItem", [item, evaluators, rest], hooks);
     },
     terminate: () => {
       worker.terminate();

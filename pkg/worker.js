@@ -3,10 +3,12 @@
 // and the message protocol below):
 //   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreDocument"|"scoreItem"|"render"|"version", args, stream?}
 //            {id, method: "abort"}
+//            {id, method: "token", token, value | error} (the answer to a {type: "token"} reply)
 //            {id, method: "evaluationRender", args: [handle, format, options]}
 //            {id, method: "evaluationFree", args: [handle]}
 //   replies  {id, type: "result", outcome} (score/evaluate with stream: true), {id, type: "progress", progress},
-//            {id, type: "done", value}, {id, type: "error", error: {name, message, code, diagnostics}}
+//            {id, type: "done", value}, {id, type: "error", error: {name, message, code, diagnostics}},
+//            {id, type: "token", token} (a judge with `getToken: true` asks the page for a token)
 // `evaluate` is done with `{report, handle}`: the Evaluation stays in the worker under `handle`
 // until `evaluationFree`. `scoreDocument`'s `output` may be a WritableStream transferred with the
 // request; the worker writes the document to it and closes it.
@@ -16,7 +18,24 @@
 const loading = import("./index.js");
 const controllers = new Map();
 const evaluations = new Map();
+const tokens = new Map();
 let nextHandle = 0;
+let nextToken = 0;
+
+/**
+ * The options with a judge whose `getToken: true` stands for the page's callback: each call
+ * asks the page for a token and waits for its answer.
+ */
+function withTokens(options, id) {
+  if (options?.judge?.getToken !== true) return options;
+  const getToken = () =>
+    new Promise((resolve, reject) => {
+      const token = nextToken++;
+      tokens.set(token, { resolve, reject });
+      self.postMessage({ id, type: "token", token });
+    });
+  return { ...options, judge: { ...options.judge, getToken } };
+}
 
 function errorData(error) {
   return {
@@ -42,7 +61,7 @@ async function run(method, args, id, stream, signal) {
     case "evaluate": {
       const [dataset, options] = args;
       const scored = await agenteval[method](dataset, {
-        ...options,
+        ...withTokens(options, id),
         signal,
         onResult: stream ? (outcome) => self.postMessage({ id, type: "result", outcome }) : undefined,
         onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
@@ -72,7 +91,7 @@ async function run(method, args, id, stream, signal) {
     }
     case "scoreItem": {
       const [item, evaluators, options] = args;
-      return agenteval.scoreItem(item, evaluators, { ...options, signal });
+      return agenteval.scoreItem(item, evaluators, { ...withTokens(options, id), signal });
     }
     default:
       throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreDocument, scoreItem, render, version; got ${method}`);
@@ -98,6 +117,13 @@ self.addEventListener("message", async ({ data }) => {
   const { id, method, args = [], stream = false } = data ?? {};
   if (method === "abort") {
     controllers.get(id)?.abort();
+    return;
+  }
+  if (method === "token") {
+    const waiting = tokens.get(data.token);
+    tokens.delete(data.token);
+    if (data.error === undefined) waiting?.resolve(data.value);
+    else waiting?.reject(new Error(data.error));
     return;
   }
   const controller = new AbortController();

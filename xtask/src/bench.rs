@@ -392,8 +392,42 @@ pub fn run_judge() -> Result<(), String> {
     }
     let mut figures = throughput;
     figures.append(&mut overhead);
+    figures.insert("package".to_owned(), judge_package()?);
     println!("{}", serde_json::Value::Object(figures));
     Ok(())
+}
+
+/// The package's judged calls per second through `fetch` in Node and a Chromium page, against
+/// the local judge at the same latency and concurrency as the CLI (`tests/js/bench-judge.mjs`).
+fn judge_package() -> Result<serde_json::Value, String> {
+    wasm::ensure_chromium()?;
+    wasm::build()?;
+    let judge = start(ServerConfig {
+        latency: JUDGE_LATENCY,
+        ..ServerConfig::default()
+    })
+    .map_err(|error| format!("cannot start the local judge: {error}"))?;
+    let figures = json_figures(
+        &Step::new("node")
+            .arg("bench-judge.mjs")
+            .arg(judge.url())
+            .arg(JUDGE_LATENCY.as_millis().to_string())
+            .arg(JUDGE_CONCURRENCY.to_string())
+            .arg(JUDGE_ITEMS.to_string())
+            .env("CHROMIUM", wasm::CHROMIUM)
+            .dir(wasm::js_tests_dir())
+            .output()?,
+    )?;
+    println!("\nJudge throughput of the package (same dataset, latency and concurrency):");
+    for runtime in ["node", "chromium"] {
+        let rate = figure(&figures[runtime], "callsPerSecond")?;
+        let share = figure(&figures[runtime], "shareOfIdeal")?;
+        println!(
+            "{runtime:<9} {rate:.1} calls/s, {:.1} % of the ideal (target 90 %)",
+            100.0 * share
+        );
+    }
+    Ok(figures)
 }
 
 /// Times `cli` scoring [`JUDGE_ITEMS`] items through the local judge, each round against the

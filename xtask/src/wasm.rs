@@ -261,12 +261,24 @@ fn test_package() -> Result<(), String> {
         .run()?;
     cargo(["build", "-q", "-p", "agenteval-cli"]).run()?;
     let cli = target_dir().join("debug/agenteval");
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig {
+        key: Some(TEST_JUDGE_KEY.to_owned()),
+        retry_after_ms: 20,
+        hang: std::time::Duration::from_secs(120),
+        ..agenteval_judge_server::ServerConfig::default()
+    })
+    .map_err(|error| format!("cannot start the local judge for the tests: {error}"))?;
     Step::new("node")
         .args(["--test", "--test-reporter=spec"])
         .arg("--test-concurrency=1")
         .arg(js_tests_dir())
         .env("AGENTEVAL_CLI", &cli)
         .env("CHROMIUM", CHROMIUM)
+        .env("AGENTEVAL_JUDGE_URL", judge.url())
+        .env("AGENTEVAL_JUDGE_KEY", TEST_JUDGE_KEY)
         .dir(js_tests_dir())
         .run()
 }
+
+/// The key of the local judge the JS tests score against (a test value, not a secret).
+const TEST_JUDGE_KEY: &str = "agenteval-test-judge-key";

@@ -55,6 +55,27 @@ async function call(evaluator, { input, options, context }) {
 }
 
 /**
+ * A run with a judge, handed to the module, whose scheduler makes the judge calls (`fetch`) and
+ * awaits custom evaluators itself. Cancelling does not reject: judge calls not yet answered end
+ * `skipped`, and the report's `judge.not_reached` names the entries concerned.
+ */
+async function judged(run, items, mode, { custom, signal, onResult, onProgress }) {
+  const head = await run.judgeAll(mode, items, {
+    onEntry(outcome) {
+      items.push(outcome);
+      onResult?.(outcome);
+    },
+    onProgress,
+    callCustom: (request) => call(custom[request.evaluator], request),
+    signal,
+  });
+  if (mode === "evaluation") return head;
+  if (mode === "item") return items[0];
+  head.items = items;
+  return head;
+}
+
+/**
  * Resolves to what `mode` asks for: "report" (the run report), "item" (the first entry) or
  * "evaluation" (the run kept as an Evaluation).
  */
@@ -69,6 +90,10 @@ export function drive(run, options, mode) {
       const items = [];
       let sliceStart = now();
       signal?.throwIfAborted();
+      if (run.judged) {
+        finished = true;
+        return await judged(run, items, mode, { custom, signal, onResult, onProgress });
+      }
       for (let step = run.next(); step !== undefined; step = run.next()) {
         let outcome = step.outcome;
         if (outcome === undefined) {

@@ -25,6 +25,8 @@ pub mod convert;
 pub mod document;
 pub mod error;
 pub mod evaluation;
+pub mod judge;
+pub mod judged;
 pub mod memory;
 pub mod options;
 pub mod render;

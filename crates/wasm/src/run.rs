@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{self, Source};
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
+use crate::judge::JudgeSettings;
 use crate::options::OptionsObject;
 use crate::types::CustomContext;
 
@@ -75,16 +76,18 @@ fn prepare(
             "onResult",
             "onProgress",
             "sliceMs",
+            "judge",
         ],
     )?;
     let customs = check_hooks(&options)?;
+    let judge = JudgeSettings::read(options.get("judge"))?;
     options.function("onResult")?;
     options.function("onProgress")?;
     let config = convert::config_value(&options.get("config"), "options.config")?;
     let source = convert::dataset_source(dataset, "dataset")?;
     if keep {
         let loaded = source.load("dataset", config.as_ref())?;
-        let mut run = ScoreRun::new(loaded.dataset, customs);
+        let mut run = ScoreRun::new(loaded.dataset, customs).judged_by(judge);
         run.keeps_dataset = true;
         return Ok((run, options.value()));
     }
@@ -95,7 +98,10 @@ fn prepare(
         }
         Err(whole) => Session::new(whole.load("dataset", config.as_ref())?.dataset, customs),
     };
-    Ok((ScoreRun::over(session.without_items()), options.value()))
+    Ok((
+        ScoreRun::over(session.without_items()).judged_by(judge),
+        options.value(),
+    ))
 }
 
 /// Scores one single-turn item (`{prompt, response, expected_response?, context?, diagnostics?}`)
@@ -108,8 +114,9 @@ pub fn score_item(
     options: Option<crate::types::ScoreItemOptionsArg>,
 ) -> js_sys::Promise {
     let prepared = (|| {
-        let options = OptionsObject::read(options, "options", &["custom", "signal"])?;
+        let options = OptionsObject::read(options, "options", &["custom", "signal", "judge"])?;
         let customs = check_hooks(&options)?;
+        let judge = JudgeSettings::read(options.get("judge"))?;
         let item = convert::json_value(&item, "item")?;
         let selection = convert::json_value(&evaluators, "evaluators")?;
         let document = item_document(item, selection)?;
@@ -123,7 +130,10 @@ pub fn score_item(
                 format!("item: {}", problem.replace("/items/0", "")),
             ));
         }
-        Ok::<_, ApiError>((ScoreRun::new(loaded.dataset, customs), options.value()))
+        Ok::<_, ApiError>((
+            ScoreRun::new(loaded.dataset, customs).judged_by(judge),
+            options.value(),
+        ))
     })();
     match prepared {
         Ok((run, options)) => drive(run, options, "item"),
@@ -218,6 +228,8 @@ pub struct ScoreRun {
     /// Whether the session's dataset goes to an [`Evaluation`] at the end (a run started by
     /// `evaluate`).
     keeps_dataset: bool,
+    /// The judge, when the caller configured one: the run is then driven by [`ScoreRun::judge_all`].
+    judge: Option<JudgeSettings>,
 }
 
 /// A custom evaluator call as the driver sees it.
@@ -251,7 +263,17 @@ impl ScoreRun {
             session,
             pending: None,
             keeps_dataset: false,
+            judge: None,
         }
+    }
+
+    /// The same run with `judge` configured (judged evaluators ask for calls).
+    fn judged_by(mut self, judge: Option<JudgeSettings>) -> Self {
+        if judge.is_some() {
+            self.session = self.session.with_judge();
+        }
+        self.judge = judge;
+        self
     }
 }
 
@@ -261,6 +283,24 @@ impl ScoreRun {
     /// as one until its turns are read.
     pub fn total(&self) -> usize {
         self.session.total()
+    }
+
+    /// Whether a judge is configured: the driver then hands the run to `judgeAll`.
+    #[wasm_bindgen(getter)]
+    pub fn judged(&self) -> bool {
+        self.judge.is_some()
+    }
+
+    /// Runs the whole dataset through the judge (the core's scheduler over `fetch`): each entry
+    /// goes to `hooks.onEntry` in order as soon as it and those before it are done, with
+    /// `hooks.onProgress({done, total})`; custom evaluators run through `hooks.callCustom`;
+    /// `hooks.signal` cancels (judge calls not yet answered end `skipped`, and the report says
+    /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
+    /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
+    /// `"item"` (nothing: the driver has the entry).
+    #[wasm_bindgen(js_name = judgeAll)]
+    pub fn judge_all(self, mode: String, items: js_sys::Array, hooks: JsValue) -> js_sys::Promise {
+        wasm_bindgen_futures::future_to_promise(crate::judged::drive(self, mode, items, hooks))
     }
 
     /// The next step: `{outcome}`, `{calls}` (answer with `complete`), or `undefined` at the end.
@@ -338,23 +378,51 @@ impl ScoreRun {
     }
 }
 
-/// The report's `tool`, `dialect` and `summary` as an object.
-fn head(report: &agenteval_core::RunReport) -> Result<JsValue, JsValue> {
+/// The report's `tool`, `dialect`, `summary` and (after a judged run) `judge` as an object.
+pub(crate) fn head(report: &agenteval_core::RunReport) -> Result<JsValue, JsValue> {
     #[derive(Serialize)]
     struct Head<'a> {
         tool: &'a agenteval_core::report::ToolInfo,
         dialect: agenteval_core::Dialect,
         summary: &'a agenteval_core::Summary,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        judge: Option<&'a agenteval_core::report::JudgeRun>,
     }
     convert::to_js(&Head {
         tool: &report.tool,
         dialect: report.dialect,
         summary: &report.summary,
+        judge: report.judge.as_ref(),
+    })
+}
+
+impl ScoreRun {
+    /// The parts a judged run needs: the session, whether it keeps the dataset, the judge.
+    pub(crate) fn into_parts(self) -> (Session<'static>, bool, Option<JudgeSettings>) {
+        (self.session, self.keeps_dataset, self.judge)
+    }
+}
+
+/// A custom evaluator call as the driver's `call` takes it.
+pub(crate) fn custom_call_js(
+    call: &agenteval_core::engine::CustomCall,
+    index: usize,
+    turn: Option<usize>,
+) -> Result<JsValue, JsValue> {
+    convert::to_js(&Call {
+        evaluator: &call.evaluator,
+        input: &call.item,
+        options: &call.options,
+        context: CustomContext {
+            evaluator: call.evaluator.clone(),
+            index,
+            turn,
+        },
     })
 }
 
 /// One answer from the driver: `{ok: value}` or `{error: message}`.
-fn custom_return(answer: &JsValue) -> CustomReturn {
+pub(crate) fn custom_return(answer: &JsValue) -> CustomReturn {
     let get = |key: &str| js_sys::Reflect::get(answer, &key.into()).unwrap_or(JsValue::UNDEFINED);
     let error = get("error");
     if !error.is_undefined() {

@@ -244,6 +244,10 @@ pub struct EvalResult {
     pub details: Map<String, Value>,
     /// Set exactly when `result` is `error`.
     pub error: Option<EvalError>,
+    /// Tokens of the judge call behind the result (judged evaluators only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub usage: Option<Usage>,
 }
 
 /// What happened to one single-turn item or one turn of a thread.
@@ -284,6 +288,66 @@ pub struct EvaluatorSummary {
     pub min: Option<f64>,
     /// Highest score.
     pub max: Option<f64>,
+    /// Judge tokens of its results (judged evaluators only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub usage: Option<Usage>,
+}
+
+/// Tokens of judge calls, as the endpoint reported them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
+pub struct Usage {
+    /// Tokens of the requests.
+    pub prompt_tokens: u64,
+    /// Tokens of the replies.
+    pub completion_tokens: u64,
+    /// Their sum.
+    pub total_tokens: u64,
+}
+
+/// An entry of a run: an item, or one turn of a thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
+pub struct EntryRef {
+    /// 0-based item index.
+    pub index: usize,
+    /// 0-based turn, for thread turns.
+    pub turn: Option<usize>,
+}
+
+/// What a run's judge calls cost and how they went.
+#[derive(Debug, Clone, PartialEq, Tsify)]
+#[cfg_attr(test, derive(Serialize, serde::Deserialize))]
+pub struct JudgeRun {
+    /// The endpoint's kind.
+    pub endpoint: String,
+    /// The default model or deployment.
+    pub model: String,
+    /// Calls that needed the judge (from the cache or sent).
+    pub calls: u64,
+    /// Calls answered from the cache.
+    pub cache_hits: u64,
+    /// Calls sent to the endpoint.
+    pub cache_misses: u64,
+    /// HTTP requests, retries included.
+    pub requests: u64,
+    /// Requests retried.
+    pub retries: u64,
+    /// 429 answers.
+    pub rate_limited: u64,
+    /// Calls that ended in an error.
+    pub failures: u64,
+    /// Most requests in flight at once.
+    pub peak_in_flight: u64,
+    /// Tokens of the calls sent.
+    pub usage: Usage,
+    /// Whether the run was cancelled.
+    pub cancelled: bool,
+    /// Entries whose judge calls the cancelled run did not make or finish.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[tsify(optional)]
+    pub not_reached: Vec<EntryRef>,
 }
 
 /// Run-wide counts.
@@ -327,6 +391,10 @@ pub struct RunReport {
     pub summary: Summary,
     /// One entry per single-turn item or thread turn, in input order.
     pub items: Vec<CaseOutcome>,
+    /// The judge's figures, after a run with a judge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub judge: Option<JudgeRun>,
 }
 
 /// How bad an input problem is.
@@ -561,6 +629,66 @@ pub struct ScoreOptions {
     /// Longest stretch of work, in milliseconds, before yielding to the event loop (default 8).
     #[tsify(optional)]
     pub slice_ms: Option<f64>,
+    /// The LLM judge for the judged evaluators (without one they are `skipped`). With a judge,
+    /// cancelling through `signal` resolves with the report: judge calls not yet answered end
+    /// `skipped` and `report.judge.not_reached` lists their entries.
+    #[tsify(optional)]
+    pub judge: Option<JudgeOptions>,
+}
+
+/// A judge endpoint (`fetch` from pages, Web Workers and Node 20). The key (or the tokens
+/// `getToken` returns) is sent only to `endpoint`, and appears in no result, report or error.
+#[derive(Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct JudgeOptions {
+    /// `"azure"`: `{endpoint}/openai/deployments/{model}/chat/completions?api-version=…` with an
+    /// `api-key` header; `"azure-v1"`: `{endpoint}/openai/v1/chat/completions`; `"openai"`: any
+    /// OpenAI-compatible base URL (`{endpoint}/chat/completions`; OpenAI, Ollama, vLLM…).
+    #[tsify(type = "\"azure\" | \"azure-v1\" | \"openai\"")]
+    pub kind: String,
+    /// The resource or base URL.
+    pub endpoint: String,
+    /// The deployment (`azure`) or model.
+    pub model: String,
+    /// Azure `api-version` (default `2024-10-21`).
+    #[tsify(optional)]
+    pub api_version: Option<String>,
+    /// The key (`api-key` for Azure kinds, `Authorization: Bearer` for `openai`).
+    #[tsify(optional)]
+    pub api_key: Option<String>,
+    /// Returns a fresh bearer token for each request (e.g. from Entra ID); instead of `apiKey`.
+    #[tsify(optional, type = "() => string | Promise<string>")]
+    pub get_token: Option<()>,
+    /// Most requests in flight (default 8); halves on a 429 and grows back.
+    #[tsify(optional)]
+    pub concurrency: Option<u32>,
+    /// Per-request time-out in milliseconds (default 60000).
+    #[tsify(optional)]
+    pub timeout_ms: Option<f64>,
+    /// Retries of a failed request (default 6).
+    #[tsify(optional)]
+    pub retries: Option<u32>,
+    /// First back-off wait in milliseconds (default 500).
+    #[tsify(optional)]
+    pub backoff_ms: Option<f64>,
+    /// A reasoning model: `max_completion_tokens` and no temperature.
+    #[tsify(optional)]
+    pub reasoning: Option<bool>,
+    /// Ask for `response_format: json_object` (default true).
+    #[tsify(optional)]
+    pub json_mode: Option<bool>,
+    /// Overrides every prompt's temperature.
+    #[tsify(optional)]
+    pub temperature: Option<f64>,
+    /// Overrides every prompt's token limit.
+    #[tsify(optional)]
+    pub max_tokens: Option<u32>,
+    /// Overrides every prompt's seed.
+    #[tsify(optional)]
+    pub seed: Option<u32>,
+    /// Keep answers in IndexedDB where the runtime has it (default true; always in memory).
+    #[tsify(optional)]
+    pub cache: Option<bool>,
 }
 
 /// Options of `scoreDocument`.
@@ -592,9 +720,13 @@ pub struct ScoreItemOptions {
     /// Custom evaluators by name, selectable in `evaluators` like built-ins.
     #[tsify(optional, type = "{ [name: string]: CustomEvaluator }")]
     pub custom: Option<()>,
-    /// Cancels the call: the promise rejects with the signal's reason.
+    /// Cancels the call: the promise rejects with the signal's reason (with a judge: judge calls
+    /// not yet answered end `skipped`).
     #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<()>,
+    /// The LLM judge for the judged evaluators (see `ScoreOptions.judge`).
+    #[tsify(optional)]
+    pub judge: Option<JudgeOptions>,
 }
 
 /// Options of `Evaluation.render`.

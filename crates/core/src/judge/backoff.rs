@@ -6,18 +6,19 @@
 use std::time::Duration;
 
 use super::http::HttpResponse;
+use crate::text::float_parse;
 
 /// The wait the response asks for, if it names one.
 pub fn requested_wait(response: &HttpResponse) -> Option<Duration> {
     if let Some(ms) = response
         .header("retry-after-ms")
-        .and_then(|value| value.trim().parse::<f64>().ok())
+        .and_then(|value| float_parse::parse_f64(value.trim()))
     {
         return seconds(ms / 1000.0);
     }
     if let Some(secs) = response
         .header("retry-after")
-        .and_then(|value| value.trim().parse::<f64>().ok())
+        .and_then(|value| float_parse::parse_f64(value.trim()))
     {
         return seconds(secs);
     }
@@ -40,7 +41,7 @@ fn seconds(value: f64) -> Option<Duration> {
 /// An OpenAI reset time: `1s`, `6m0s`, `250ms`, `1h2m3.5s`, or plain seconds.
 fn reset_duration(text: &str) -> Option<Duration> {
     let text = text.trim();
-    if let Ok(secs) = text.parse::<f64>() {
+    if let Some(secs) = float_parse::parse_f64(text) {
         return seconds(secs);
     }
     let mut total = 0.0;
@@ -52,7 +53,7 @@ fn reset_duration(text: &str) -> Option<Duration> {
             number.push(character);
             continue;
         }
-        let value: f64 = number.parse().ok()?;
+        let value = float_parse::parse_f64(&number)?;
         number.clear();
         let unit = match (character, chars.peek()) {
             ('m', Some('s')) => {

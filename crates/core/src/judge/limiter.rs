@@ -1,5 +1,5 @@
 //! The adaptive concurrency limit of judge calls: at most `limit` requests in flight, where the
-//! limit starts at the configured concurrency, halves on a rate limit (at most once per pause)
+//! limit starts at the configured concurrency, halves on a rate limit (once per round of requests)
 //! and grows back by one after each `limit` successes in a row; a rate limit also pauses new
 //! requests until the time the endpoint asked for.
 
@@ -118,15 +118,13 @@ impl Limiter {
         }
     }
 
-    /// A rate limit answered at `now`: new requests wait `wait`, and the limit halves unless it
-    /// was already cut during the current pause.
-    pub fn rate_limited(&self, now: Duration, wait: Duration) {
+    /// A rate limit answered at `now` to a request sent at `sent_at`: new requests wait `wait`,
+    /// and the limit halves unless it was already cut after that request was sent (the 429s of
+    /// one round of requests cut it once).
+    pub fn rate_limited(&self, now: Duration, sent_at: Duration, wait: Duration) {
         let wakers = {
             let mut state = self.state.borrow_mut();
-            let cut_recently = state
-                .last_cut
-                .is_some_and(|cut| now < state.paused_until.max(cut + wait));
-            if !cut_recently {
+            if state.last_cut.is_none_or(|cut| sent_at >= cut) {
                 state.limit = (state.limit / 2).max(1);
                 state.last_cut = Some(now);
             }
@@ -180,14 +178,19 @@ mod tests {
     }
 
     #[test]
-    fn rate_limits_halve_once_per_pause_and_successes_grow_back() {
+    fn rate_limits_halve_once_per_round_and_successes_grow_back() {
         let limiter = Limiter::new(16);
-        limiter.rate_limited(Duration::from_secs(10), Duration::from_secs(1));
+        let second = Duration::from_secs(1);
+        limiter.rate_limited(10 * second, 9 * second, second);
         assert_eq!(limiter.limit(), 8);
-        limiter.rate_limited(Duration::from_millis(10_100), Duration::from_secs(1));
-        assert_eq!(limiter.limit(), 8, "a burst within the pause cuts once");
-        limiter.rate_limited(Duration::from_secs(12), Duration::from_secs(1));
-        assert_eq!(limiter.limit(), 4);
+        limiter.rate_limited(11 * second, 9 * second, second);
+        assert_eq!(
+            limiter.limit(),
+            8,
+            "a request sent before the cut does not cut again"
+        );
+        limiter.rate_limited(13 * second, 12 * second, second);
+        assert_eq!(limiter.limit(), 4, "one sent after the cut does");
         for _ in 0..4 {
             limiter.succeeded();
         }
@@ -202,7 +205,7 @@ mod tests {
     fn a_pause_holds_new_requests_until_it_ends() {
         let clock = ManualClock::default();
         let limiter = Limiter::new(4);
-        limiter.rate_limited(clock.now(), Duration::from_millis(500));
+        limiter.rate_limited(clock.now(), clock.now(), Duration::from_millis(500));
         let permit = limiter.acquire(&clock).now_or_never();
         assert!(permit.is_some(), "the manual clock's sleep ends at once");
         assert!(clock.now() >= Duration::from_millis(500));

@@ -29,8 +29,12 @@ pub struct BodyError(pub String);
 /// # Errors
 /// A body that is not JSON, or has no `choices[0].message`.
 pub fn read_completion(body: &str) -> Result<Completion, BodyError> {
-    let value: Value = serde_json::from_str(body)
-        .map_err(|error| BodyError(format!("the response body is not JSON ({error})")))?;
+    let value = json::parse_str(body).map_err(|diagnostic| {
+        BodyError(format!(
+            "the response body is not JSON ({})",
+            diagnostic.message
+        ))
+    })?;
     let choice = value
         .get("choices")
         .and_then(|choices| choices.get(0))

@@ -28,8 +28,10 @@ pub struct Progress {
     pub total: usize,
 }
 
-/// Runs custom evaluators for the caller (JS functions in the package).
-pub type CustomHook<'h> = &'h dyn Fn(CustomCall) -> LocalFuture<'h, CustomReturn>;
+/// Runs custom evaluators for the caller (JS functions in the package): the call, and the entry's
+/// item index and turn.
+pub type CustomHook<'h> =
+    &'h dyn Fn(CustomCall, usize, Option<usize>) -> LocalFuture<'h, CustomReturn>;
 
 /// Least number of entries kept outstanding, whatever the concurrency.
 const MIN_WINDOW: usize = 16;
@@ -128,7 +130,17 @@ async fn resolve(
     let judged = join_all(judge_calls.iter().map(|call| judge(call, scheduler))).await;
     pending.judge_calls = judge_calls;
     let returns = match custom {
-        Some(hook) => join_all(pending.calls.iter().cloned().map(hook)).await,
+        Some(hook) => {
+            let (index, turn) = (pending.index(), pending.turn());
+            join_all(
+                pending
+                    .calls
+                    .iter()
+                    .cloned()
+                    .map(|call| hook(call, index, turn)),
+            )
+            .await
+        }
         None => Vec::new(),
     };
     pending.resolve(returns, judged)
@@ -162,7 +174,9 @@ async fn judge_one(
             let result = call
                 .reading
                 .result(&call.label, prompt, Ok(&answer.completion));
-            if result.result != Verdict::Error {
+            if result.result == Verdict::Error {
+                scheduler.count_unusable_answer();
+            } else {
                 scheduler.remember(&answer).await;
             }
             result

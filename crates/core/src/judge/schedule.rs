@@ -20,6 +20,7 @@ use super::reply::{read_completion, Completion, Usage};
 use super::request::JudgeRequest;
 use super::verdict::JudgeFailure;
 use crate::outcome::ErrorCode;
+use crate::text::decimal;
 
 /// Limits and timings of judge calls.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,7 +84,7 @@ pub struct CallStats {
     pub retries: u64,
     /// 429 answers.
     pub rate_limited: u64,
-    /// Calls that ended in an error.
+    /// Calls that ended in an error: no answer, or an answer that gave no verdict.
     pub failures: u64,
     /// Tokens of the calls sent.
     pub usage: Usage,
@@ -190,11 +191,20 @@ impl<'a> Scheduler<'a> {
         self.stats.borrow_mut().cache_misses += 1;
         let result = self.send_with_retries(request, key).await;
         match &result {
-            Ok(answer) => self.stats.borrow_mut().usage.add(answer.completion.usage),
+            Ok(answer) if !answer.cached => {
+                self.stats.borrow_mut().usage.add(answer.completion.usage)
+            }
+            Ok(_) => {}
             Err(CallError::Failed(_)) => self.stats.borrow_mut().failures += 1,
             Err(CallError::Cancelled) => {}
         }
         result
+    }
+
+    /// Counts an answered call whose reply gave no verdict (unparseable, off the scale) among the
+    /// failures.
+    pub fn count_unusable_answer(&self) {
+        self.stats.borrow_mut().failures += 1;
     }
 
     /// Keeps an answer that gave a verdict (never an error), in memory and in the store.
@@ -209,17 +219,17 @@ impl<'a> Scheduler<'a> {
     }
 
     async fn cached(&self, key: &str) -> Option<Answer> {
-        let body = match self.memory.get(key) {
-            Some(body) => body,
-            None => self.store?.get(key).await?,
-        };
-        let completion = read_completion(&body).ok()?;
-        Some(Answer {
-            completion,
-            body,
-            key: key.to_owned(),
-            cached: true,
-        })
+        if let Some(answer) = self.remembered(key) {
+            return Some(answer);
+        }
+        let body = self.store?.get(key).await?;
+        cached_answer(key, body)
+    }
+
+    /// An identical request's answer kept in memory (looked up again once a call has its place
+    /// in flight, so a duplicate waiting behind the first is answered without a request).
+    fn remembered(&self, key: &str) -> Option<Answer> {
+        cached_answer(key, self.memory.get(key)?)
     }
 
     async fn send_with_retries(
@@ -230,7 +240,7 @@ impl<'a> Scheduler<'a> {
         let seed = key_seed(&key);
         let mut attempt = 0;
         loop {
-            let outcome = self.attempt(request, &key).await?;
+            let outcome = self.attempt(request, &key, attempt + 1, seed).await?;
             let (failure, wait) = match outcome {
                 Attempt::Answered(answer) => return Ok(answer),
                 Attempt::Final(failure) => return Err(CallError::Failed(failure)),
@@ -257,7 +267,13 @@ impl<'a> Scheduler<'a> {
         }
     }
 
-    async fn attempt(&self, request: &JudgeRequest, key: &str) -> Result<Attempt, CallError> {
+    async fn attempt(
+        &self,
+        request: &JudgeRequest,
+        key: &str,
+        number: u32,
+        seed: u64,
+    ) -> Result<Attempt, CallError> {
         let permit = {
             let acquire = pin!(self.limiter.acquire(self.clock));
             let cancelled = pin!(self.cancel.cancelled());
@@ -266,6 +282,11 @@ impl<'a> Scheduler<'a> {
                 Either::Right(_) => return Err(CallError::Cancelled),
             }
         };
+        if let Some(answer) = self.remembered(key) {
+            self.stats.borrow_mut().cache_hits += 1;
+            self.stats.borrow_mut().cache_misses -= 1;
+            return Ok(Attempt::Answered(answer));
+        }
         let mut http = request.http(&self.endpoint);
         match self.credentials.credential().await {
             Ok(Some(credential)) => http.headers.push(self.endpoint.auth_header(&credential)),
@@ -278,6 +299,7 @@ impl<'a> Scheduler<'a> {
             }
         }
         self.stats.borrow_mut().requests += 1;
+        let sent_at = self.clock.now();
         let sent = pin!(self.transport.send(http));
         let timeout = pin!(self.clock.sleep(self.policy.timeout));
         let cancelled = pin!(self.cancel.cancelled());
@@ -289,7 +311,7 @@ impl<'a> Scheduler<'a> {
                         code: ErrorCode::JudgeTimeout,
                         message: format!(
                             "the judge endpoint gave no answer within {} s",
-                            self.policy.timeout.as_secs_f64()
+                            decimal::plain(self.policy.timeout.as_secs_f64())
                         ),
                     },
                     wait: None,
@@ -298,10 +320,27 @@ impl<'a> Scheduler<'a> {
             Either::Right((Either::Right(_), _)) => return Err(CallError::Cancelled),
         };
         drop(permit);
-        Ok(self.classify(response, key))
+        Ok(self.classify(
+            response,
+            key,
+            sent_at,
+            backoff(
+                self.policy.backoff_base,
+                self.policy.backoff_cap,
+                number,
+                seed,
+            ),
+        ))
     }
 
-    fn classify(&self, response: Result<HttpResponse, TransportError>, key: &str) -> Attempt {
+    /// How an attempt sent at `sent_at` ended; `fallback` is the wait after a 429 that names none.
+    fn classify(
+        &self,
+        response: Result<HttpResponse, TransportError>,
+        key: &str,
+        sent_at: Duration,
+        fallback: Duration,
+    ) -> Attempt {
         let response = match response {
             Ok(response) => response,
             Err(error @ TransportError::Network(_)) => {
@@ -341,9 +380,9 @@ impl<'a> Scheduler<'a> {
             429 => {
                 self.stats.borrow_mut().rate_limited += 1;
                 let wait = requested_wait(&response)
-                    .unwrap_or(self.policy.backoff_base)
+                    .unwrap_or(fallback)
                     .min(self.policy.backoff_cap);
-                self.limiter.rate_limited(self.clock.now(), wait);
+                self.limiter.rate_limited(self.clock.now(), sent_at, wait);
                 Attempt::Retry {
                     failure: failure(
                         ErrorCode::JudgeRateLimited,
@@ -375,6 +414,16 @@ impl<'a> Scheduler<'a> {
     }
 }
 
+fn cached_answer(key: &str, body: String) -> Option<Answer> {
+    let completion = read_completion(&body).ok()?;
+    Some(Answer {
+        completion,
+        body,
+        key: key.to_owned(),
+        cached: true,
+    })
+}
+
 fn failure(code: ErrorCode, message: String) -> JudgeFailure {
     JudgeFailure { code, message }
 }
@@ -389,11 +438,11 @@ fn exhausted(last: JudgeFailure, attempts: u32) -> JudgeFailure {
 
 /// `: <message>` from an OpenAI-style error body, shortened; empty when there is none.
 fn endpoint_message(body: &str) -> String {
-    let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    let parsed = crate::json::parse_str(body).ok();
     let message = parsed
         .as_ref()
         .and_then(|value| value.pointer("/error/message"))
-        .and_then(serde_json::Value::as_str);
+        .and_then(crate::json::Value::as_str);
     match message {
         Some(message) => {
             let short: String = message.chars().take(200).collect();
@@ -622,6 +671,38 @@ mod tests {
             .headers
             .iter()
             .all(|(name, _)| name != "api-key"));
+    }
+
+    #[test]
+    fn a_duplicate_waiting_behind_the_first_is_answered_from_memory() {
+        let transport = ScriptedTransport::new(|_, _| Some(Ok(completion("{\"score\": 3}"))));
+        let clock = ManualClock::default();
+        let credentials = FixedCredential(None);
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &clock,
+            &credentials,
+            Policy {
+                concurrency: 1,
+                ..policy()
+            },
+        );
+        let same = request("same");
+        let call = || async {
+            let answer = scheduler.call(&same).await.unwrap();
+            scheduler.remember(&answer).await;
+            answer.cached
+        };
+        let cached = block_on(futures::future::join3(call(), call(), call()));
+        assert_eq!(cached, (false, true, true));
+        assert_eq!(transport.sent.borrow().len(), 1);
+        let stats = scheduler.stats();
+        assert_eq!(
+            (stats.cache_hits, stats.cache_misses, stats.requests),
+            (2, 1, 1)
+        );
+        assert_eq!(stats.usage.total_tokens, 15);
     }
 
     #[test]

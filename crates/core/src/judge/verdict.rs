@@ -7,6 +7,7 @@ use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
 use crate::json::{Map, Value};
 use crate::outcome::{ErrorCode, EvalResult};
+use crate::text::{decimal, float_parse};
 
 /// The scale a judge scores on, and so its pass rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,7 +160,7 @@ impl Reading {
 
 /// `value` rounded to 2 decimals as Python's `round(value, 2)` does (correctly rounded).
 fn round2(value: f64) -> f64 {
-    format!("{value:.2}").parse().unwrap_or(value)
+    float_parse::parse_f64(&decimal::fixed(value, 2)).unwrap_or(value)
 }
 
 /// The score a reply's `score` member gives on `scale`: a number or numeric text within the
@@ -171,7 +172,7 @@ pub fn score_on(member: Option<&Value>, scale: Scale) -> Result<f64, String> {
     let score = match member {
         None => return Err("the judge's reply has no score".to_owned()),
         Some(Value::Number(number)) => number.as_f64(),
-        Some(Value::String(text)) => text.trim().parse::<f64>().ok(),
+        Some(Value::String(text)) => float_parse::parse_f64(text.trim()),
         Some(_) => None,
     };
     let shown = member.map(|value| value.to_string()).unwrap_or_default();
@@ -185,7 +186,9 @@ pub fn score_on(member: Option<&Value>, scale: Scale) -> Result<f64, String> {
             }
         }
         Some(_) => Err(format!(
-            "the judge's score {shown} is off its scale ({low}-{high})"
+            "the judge's score {shown} is off its scale ({}-{})",
+            decimal::plain(low),
+            decimal::plain(high)
         )),
         None => Err(format!("the judge's score {shown} is not a number")),
     }

@@ -231,7 +231,7 @@ pub struct JudgeRun {
     pub retries: u64,
     /// 429 answers.
     pub rate_limited: u64,
-    /// Calls that ended in an error.
+    /// Calls that ended in an error: no answer, or an answer that gave no verdict.
     pub failures: u64,
     /// Most requests in flight at once.
     pub peak_in_flight: u64,

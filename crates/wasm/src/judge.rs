@@ -1,0 +1,312 @@
+//! Judges in the package: the `judge` option read into the core's endpoint and policy, and the
+//! seams the core's scheduler runs on here — `fetch` through gloo-net (pages, Web Workers and
+//! Node 20), the runtime's timers and clock, the key or an async `getToken` callback, and the
+//! judge cache in IndexedDB where the runtime has it. The scheduling itself is the core's.
+
+use std::time::Duration;
+
+use agenteval_core::judge::{
+    Clock, Credential, Credentials, Endpoint, EndpointKind, HttpRequest, HttpResponse, LocalFuture,
+    Policy, Store, Transport, TransportError,
+};
+use agenteval_core::text::decimal;
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::error::ApiError;
+use crate::options::OptionsObject;
+
+#[wasm_bindgen(module = "/js/judge.js")]
+extern "C" {
+    /// Calls `callback` once `signal` aborts; returns the function that removes the listener.
+    #[wasm_bindgen(js_name = onAbort)]
+    pub fn on_abort(signal: &JsValue, callback: &Function) -> Function;
+    #[wasm_bindgen(js_name = now)]
+    fn now_ms() -> f64;
+    #[wasm_bindgen(js_name = cacheAvailable)]
+    fn cache_available() -> bool;
+    #[wasm_bindgen(js_name = cacheGet)]
+    fn cache_get(key: &str) -> Promise;
+    #[wasm_bindgen(js_name = cachePut)]
+    fn cache_put(key: &str, value: &str) -> Promise;
+}
+
+/// The keys of the `judge` option.
+const JUDGE_KEYS: &[&str] = &[
+    "kind",
+    "endpoint",
+    "model",
+    "apiVersion",
+    "apiKey",
+    "getToken",
+    "concurrency",
+    "timeoutMs",
+    "retries",
+    "backoffMs",
+    "reasoning",
+    "jsonMode",
+    "temperature",
+    "maxTokens",
+    "seed",
+    "cache",
+];
+
+/// A judge as the caller configured it.
+#[derive(Clone)]
+pub struct JudgeSettings {
+    /// Endpoint and model parameters.
+    pub endpoint: Endpoint,
+    /// Limits and timings.
+    pub policy: Policy,
+    /// How each request is authenticated.
+    pub credentials: JsCredentials,
+    /// Whether answers are kept in IndexedDB.
+    pub persistent_cache: bool,
+}
+
+impl JudgeSettings {
+    /// Reads `options.judge`; `None` when absent.
+    ///
+    /// # Errors
+    /// `invalidArgument` naming the field. Messages never show the key.
+    pub fn read(value: JsValue) -> Result<Option<Self>, ApiError> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        let judge = OptionsObject::read(Some(value), "options.judge", JUDGE_KEYS)?;
+        let required = |key: &str, what: &str| {
+            judge
+                .string(key)?
+                .filter(|text| !text.trim().is_empty())
+                .ok_or_else(|| ApiError::argument(&judge.field(key), what))
+        };
+        let kind_name = required("kind", "\"azure\", \"azure-v1\" or \"openai\"")?;
+        let kind = EndpointKind::parse(&kind_name).ok_or_else(|| {
+            ApiError::argument(
+                &judge.field("kind"),
+                "\"azure\", \"azure-v1\" or \"openai\"",
+            )
+        })?;
+        let url = required("endpoint", "the endpoint's http(s) URL")?;
+        let model = required("model", "a deployment or model name")?;
+        let mut endpoint = Endpoint::new(kind, &url, &model)
+            .map_err(|error| ApiError::argument(&judge.field("endpoint"), error.0))?;
+        if let Some(version) = judge.string("apiVersion")? {
+            endpoint.api_version = version;
+        }
+        endpoint.reasoning = boolean(&judge, "reasoning")?.unwrap_or(false);
+        endpoint.json_mode = boolean(&judge, "jsonMode")?.unwrap_or(true);
+        endpoint.temperature = number(&judge, "temperature", 0.0, 2.0)?;
+        endpoint.max_tokens = integer(&judge, "maxTokens", 1, 1_000_000)?.map(|n| n as u32);
+        endpoint.seed = integer(&judge, "seed", 0, u32::MAX.into())?;
+        let defaults = Policy::default();
+        let policy = Policy {
+            concurrency: integer(&judge, "concurrency", 1, 256)?
+                .map_or(defaults.concurrency, |n| n as usize),
+            max_retries: integer(&judge, "retries", 0, 100)?
+                .map_or(defaults.max_retries, |n| n as u32),
+            timeout: number(&judge, "timeoutMs", 1.0, 3_600_000.0)?
+                .map_or(defaults.timeout, millis),
+            backoff_base: number(&judge, "backoffMs", 0.0, 600_000.0)?
+                .map_or(defaults.backoff_base, millis),
+            ..defaults
+        };
+        let api_key = judge.get("apiKey");
+        let get_token = judge.function("getToken")?;
+        let api_key = if api_key.is_undefined() || api_key.is_null() {
+            None
+        } else {
+            Some(
+                api_key
+                    .as_string()
+                    .filter(|key| !key.trim().is_empty())
+                    .ok_or_else(|| {
+                        ApiError::argument(&judge.field("apiKey"), "a non-empty string")
+                    })?,
+            )
+        };
+        if api_key.is_some() && get_token.is_some() {
+            return Err(ApiError::argument(
+                "options.judge",
+                "apiKey or getToken, not both",
+            ));
+        }
+        Ok(Some(JudgeSettings {
+            endpoint,
+            policy,
+            credentials: JsCredentials { api_key, get_token },
+            persistent_cache: boolean(&judge, "cache")?.unwrap_or(true) && cache_available(),
+        }))
+    }
+}
+
+fn millis(value: f64) -> Duration {
+    Duration::from_secs_f64(value / 1000.0)
+}
+
+fn boolean(options: &OptionsObject, key: &str) -> Result<Option<bool>, ApiError> {
+    let value = options.get(key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .as_bool()
+        .map(Some)
+        .ok_or_else(|| ApiError::argument(&options.field(key), "a boolean"))
+}
+
+fn number(
+    options: &OptionsObject,
+    key: &str,
+    low: f64,
+    high: f64,
+) -> Result<Option<f64>, ApiError> {
+    let value = options.get(key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(number) if number.is_finite() && (low..=high).contains(&number) => Ok(Some(number)),
+        _ => Err(ApiError::argument(
+            &options.field(key),
+            format!(
+                "a number from {} to {}",
+                decimal::plain(low),
+                decimal::plain(high)
+            ),
+        )),
+    }
+}
+
+fn integer(
+    options: &OptionsObject,
+    key: &str,
+    low: u64,
+    high: u64,
+) -> Result<Option<u64>, ApiError> {
+    match number(options, key, low as f64, high as f64)? {
+        Some(number) if number.fract() == 0.0 => Ok(Some(number as u64)),
+        Some(_) => Err(ApiError::argument(
+            &options.field(key),
+            format!("an integer from {low} to {high}"),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// The key, or a token from the caller's `getToken` for every request.
+#[derive(Clone)]
+pub struct JsCredentials {
+    api_key: Option<String>,
+    get_token: Option<Function>,
+}
+
+impl Credentials for JsCredentials {
+    fn credential(&self) -> LocalFuture<'_, Result<Option<Credential>, String>> {
+        Box::pin(async move {
+            if let Some(key) = &self.api_key {
+                return Ok(Some(Credential::ApiKey(key.clone())));
+            }
+            let Some(get_token) = &self.get_token else {
+                return Ok(None);
+            };
+            let returned = get_token
+                .call0(&JsValue::UNDEFINED)
+                .map_err(|error| format!("getToken threw: {}", describe(&error)))?;
+            let token = JsFuture::from(Promise::resolve(&returned))
+                .await
+                .map_err(|error| format!("getToken rejected: {}", describe(&error)))?;
+            match token.as_string().filter(|token| !token.trim().is_empty()) {
+                Some(token) => Ok(Some(Credential::Bearer(token))),
+                None => Err("getToken did not resolve to a non-empty string".to_owned()),
+            }
+        })
+    }
+}
+
+/// A thrown value's message (never the value itself, which could be a token).
+fn describe(error: &JsValue) -> String {
+    Reflect::get(error, &"message".into())
+        .ok()
+        .and_then(|message| message.as_string())
+        .unwrap_or_else(|| "an error".to_owned())
+}
+
+/// `fetch` through gloo-net; dropping a request's future aborts it.
+pub struct FetchTransport;
+
+impl Transport for FetchTransport {
+    fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>> {
+        Box::pin(async move {
+            let controller = web_sys::AbortController::new()
+                .map_err(|_| TransportError::Invalid("AbortController is missing".to_owned()))?;
+            let _abort_on_drop = AbortOnDrop(controller.clone());
+            let signal = controller.signal();
+            let mut builder =
+                gloo_net::http::Request::post(&request.url).abort_signal(Some(&signal));
+            for (name, value) in &request.headers {
+                builder = builder.header(name, value);
+            }
+            let sent = builder
+                .body(request.body)
+                .map_err(|error| TransportError::Invalid(error.to_string()))?;
+            let response = sent.send().await.map_err(network)?;
+            let status = response.status();
+            let headers = response.headers().entries().collect();
+            let body = response.text().await.map_err(network)?;
+            Ok(HttpResponse {
+                status,
+                headers,
+                body,
+            })
+        })
+    }
+}
+
+/// A fetch failure, without the URL (which can carry a key in a query).
+fn network(error: gloo_net::Error) -> TransportError {
+    TransportError::Network(match error {
+        gloo_net::Error::JsError(js) => js.message,
+        other => other.to_string(),
+    })
+}
+
+struct AbortOnDrop(web_sys::AbortController);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// `performance.now()` and `setTimeout`.
+pub struct JsClock;
+
+impl Clock for JsClock {
+    fn now(&self) -> Duration {
+        Duration::from_secs_f64(now_ms().max(0.0) / 1000.0)
+    }
+
+    fn sleep(&self, duration: Duration) -> LocalFuture<'_, ()> {
+        let millis = u32::try_from(duration.as_millis()).unwrap_or(u32::MAX);
+        Box::pin(gloo_timers::future::TimeoutFuture::new(millis))
+    }
+}
+
+/// The judge cache in IndexedDB.
+pub struct IndexedDbStore;
+
+impl Store for IndexedDbStore {
+    fn get(&self, key: &str) -> LocalFuture<'_, Option<String>> {
+        let pending = JsFuture::from(cache_get(key));
+        Box::pin(async move { pending.await.ok().and_then(|value| value.as_string()) })
+    }
+
+    fn put(&self, key: &str, body: &str) -> LocalFuture<'_, ()> {
+        let pending = JsFuture::from(cache_put(key, body));
+        Box::pin(async move {
+            let _ = pending.await;
+        })
+    }
+}
