@@ -143,9 +143,8 @@ fn every_m365_judge_gets_a_verdict_from_the_judge_on_its_scale() {
     assert_eq!(judge.stats().unauthorized, 0);
     let text = String::from_utf8_lossy(&output.stdout) + String::from_utf8_lossy(&output.stderr);
     assert!(!text.contains(KEY), "the key leaked into the output");
-    assert!(
-        String::from_utf8_lossy(&output.stderr).contains("judge (azure gpt-4o-judge): 22 calls, 1 from cache, 21 requests")
-    );
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("judge (azure gpt-4o-judge): 22 calls, 1 from cache, 21 requests"));
 }
 
 fn snake(name: &str) -> String {
@@ -373,4 +372,135 @@ fn bad_judge_settings_are_usage_errors() {
     );
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("azure, azure-v1, openai"));
+}
+
+#[test]
+fn ctrl_c_cancels_the_run_and_the_report_names_what_was_not_judged() {
+    let judge = server(ServerConfig {
+        hang: Duration::from_secs(120),
+        ..ServerConfig::default()
+    });
+    let dir = scratch("ctrl-c");
+    let file = dir.join("dataset.json");
+    let dataset = document(
+        json!({"Relevance": {}, "PartialMatch": {}}),
+        json!([
+            item("Paris. [[judge:fault=hang]]"),
+            item("Paris."),
+            item("Lyon.")
+        ]),
+    );
+    std::fs::write(&file, dataset.to_string()).expect("dataset written");
+    let out = dir.join("report.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args([
+            "--format",
+            "report",
+            "--no-judge-cache",
+            "--judge-timeout",
+            "100",
+            "--out",
+        ])
+        .arg(&out)
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("agenteval starts");
+    let started = std::time::Instant::now();
+    while judge.stats().completions < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the judge calls never arrived"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let output = child.wait_with_output().expect("agenteval ends");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "the hung call was aborted"
+    );
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cancelled: 1 entries were not judged"),
+        "{stderr}"
+    );
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("the report is written")).expect("JSON");
+    assert_eq!(report["items"].as_array().map(Vec::len), Some(3));
+    let hung = result(&report, 0, "Relevance");
+    assert_eq!(hung["result"], "skipped");
+    assert!(hung["reason"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("cancelled"));
+    assert_eq!(result(&report, 0, "PartialMatch")["result"], "pass");
+    assert!(["pass", "fail"].contains(
+        &result(&report, 1, "Relevance")["result"]
+            .as_str()
+            .unwrap_or("")
+    ));
+    assert_eq!(report["judge"]["cancelled"], true);
+    assert_eq!(
+        report["judge"]["not_reached"],
+        json!([{"index": 0, "turn": null}])
+    );
+}
+
+#[test]
+fn the_markdown_and_html_reports_show_the_judges_figures_and_tokens() {
+    let judge = server(ServerConfig::default());
+    let dir = scratch("formats");
+    let file = dir.join("dataset.json");
+    std::fs::write(
+        &file,
+        document(
+            json!({"Relevance": {}, "PartialMatch": {}}),
+            json!([item("Paris.")]),
+        )
+        .to_string(),
+    )
+    .expect("dataset written");
+    let run = |format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .arg("score")
+            .arg(&file)
+            .args(["--no-judge-cache", "--format", format])
+            .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+            .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+            .output()
+            .expect("agenteval runs");
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let report: Value = serde_json::from_str(&run("report")).expect("JSON");
+    let tokens = &report["summary"]["evaluators"]["Relevance"]["usage"];
+    let total = tokens["total_tokens"].as_u64().expect("Relevance tokens");
+    assert!(report["summary"]["evaluators"]["PartialMatch"]
+        .get("usage")
+        .is_none());
+    let markdown = run("md");
+    assert!(markdown.contains("## Judge"), "{markdown}");
+    assert!(
+        markdown.contains("| endpoint | azure gpt-4o-judge |"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains(&format!(
+            "| Relevance | {} | {} | {total} |",
+            tokens["prompt_tokens"], tokens["completion_tokens"]
+        )),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("| PartialMatch | 0"));
+    let html = run("html");
+    assert!(html.contains("<h2>Judge</h2>"));
+    assert!(html.contains(&format!("<td class=\"num\">{total}</td>")));
 }

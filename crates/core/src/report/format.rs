@@ -1,5 +1,7 @@
 //! Small text helpers shared by the text writers (CSV, JUnit, Markdown, HTML).
 
+use super::RunReport;
+
 /// A number as the shortest text that reads back to the same value (`1`, `0.5`,
 /// `0.6666666666666666`); empty for NaN and infinities.
 pub(crate) fn number(value: f64) -> String {
@@ -88,4 +90,55 @@ mod tests {
         assert_eq!(or_dash(Some(String::new())), "—");
         assert_eq!(case_label(2, Some(1)), "item-2.turn-1");
     }
+}
+
+/// The judge's run figures as label/value rows (endpoint, calls, cache, retries, failures,
+/// tokens; for a cancelled run, the entries not judged); `None` without a judge.
+pub(crate) fn judge_rows(report: &RunReport) -> Option<Vec<(&'static str, String)>> {
+    let judge = report.judge.as_ref()?;
+    let mut rows = vec![
+        ("endpoint", format!("{} {}", judge.endpoint, judge.model)),
+        ("calls", judge.calls.to_string()),
+        ("from the cache", judge.cache_hits.to_string()),
+        ("requests", judge.requests.to_string()),
+        ("retries", judge.retries.to_string()),
+        ("rate-limited", judge.rate_limited.to_string()),
+        ("failed", judge.failures.to_string()),
+        (
+            "tokens (prompt + completion)",
+            format!(
+                "{} + {} = {}",
+                judge.usage.prompt_tokens, judge.usage.completion_tokens, judge.usage.total_tokens
+            ),
+        ),
+    ];
+    if judge.cancelled {
+        let entries: Vec<String> = judge
+            .not_reached
+            .iter()
+            .map(|entry| case_label(entry.index, entry.turn))
+            .collect();
+        rows.push(("cancelled; not judged", entries.join(", ")));
+    }
+    Some(rows)
+}
+
+/// Per-evaluator judge tokens: name, prompt, completion, total (evaluators with usage only).
+pub(crate) fn token_rows(report: &RunReport) -> Vec<(&str, [u64; 3])> {
+    report
+        .summary
+        .per_evaluator()
+        .iter()
+        .filter_map(|(name, tally)| {
+            let usage = tally.usage?;
+            Some((
+                name.as_str(),
+                [
+                    usage.prompt_tokens,
+                    usage.completion_tokens,
+                    usage.total_tokens,
+                ],
+            ))
+        })
+        .collect()
 }

@@ -31,6 +31,7 @@ pub fn write(report: &RunReport, title: &str) -> String {
     );
     page.push_str(&status_table(report));
     page.push_str(&aggregate_table(report));
+    page.push_str(&judge_tables(report));
     page.push_str("<h2>Items</h2>\n");
     for outcome in &report.items {
         page.push_str(&card(outcome));
@@ -65,6 +66,35 @@ fn aggregate_table(report: &RunReport) -> String {
     }
     table.push_str("</table>\n");
     table
+}
+
+/// The judge's figures and each judged evaluator's tokens; empty without a judge.
+fn judge_tables(report: &RunReport) -> String {
+    let Some(rows) = format::judge_rows(report) else {
+        return String::new();
+    };
+    let mut tables = String::from("<h2>Judge</h2>\n<table>\n");
+    for (label, value) in rows {
+        tables.push_str(&format!(
+            "<tr><th>{}</th><td>{}</td></tr>\n",
+            escape(label),
+            escape(&value)
+        ));
+    }
+    tables.push_str("</table>\n");
+    let tokens = format::token_rows(report);
+    if !tokens.is_empty() {
+        tables.push_str("<table>\n<tr><th>Evaluator</th><th>Prompt tokens</th><th>Completion tokens</th><th>Total tokens</th></tr>\n");
+        for (name, counts) in tokens {
+            tables.push_str(&format!("<tr><td>{}</td>", escape(name)));
+            for count in counts {
+                tables.push_str(&format!("<td class=\"num\">{count}</td>"));
+            }
+            tables.push_str("</tr>\n");
+        }
+        tables.push_str("</table>\n");
+    }
+    tables
 }
 
 fn card(outcome: &CaseOutcome) -> String {

@@ -35,6 +35,7 @@ pub fn write(report: &RunReport) -> String {
             ));
         }
     }
+    output.push_str(&judge_section(report));
     let problems: Vec<&CaseOutcome> = report
         .items
         .iter()
@@ -53,6 +54,30 @@ pub fn write(report: &RunReport) -> String {
         output.push_str(&item_section(outcome));
     }
     output
+}
+
+/// The judge's figures and each judged evaluator's tokens; empty without a judge.
+fn judge_section(report: &RunReport) -> String {
+    let Some(rows) = format::judge_rows(report) else {
+        return String::new();
+    };
+    let mut section = String::from("\n## Judge\n\n| | |\n|---|---|\n");
+    for (label, value) in rows {
+        section.push_str(&format!("| {label} | {} |\n", cell(&value)));
+    }
+    let tokens = format::token_rows(report);
+    if !tokens.is_empty() {
+        section.push_str(
+            "\n| evaluator | prompt tokens | completion tokens | total tokens |\n|---|---:|---:|---:|\n",
+        );
+        for (name, [prompt, completion, total]) in tokens {
+            section.push_str(&format!(
+                "| {} | {prompt} | {completion} | {total} |\n",
+                cell(name)
+            ));
+        }
+    }
+    section
 }
 
 fn item_section(outcome: &CaseOutcome) -> String {
