@@ -5,8 +5,15 @@
 //! say they are not available yet.
 
 mod catalog;
+mod convert;
+mod early;
+mod groundedness;
 mod prompt;
+mod quality;
 pub mod render;
+mod shown;
+mod tools;
+mod validate;
 
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;

@@ -361,7 +361,7 @@ fn texts_of(content: &Value) -> Option<Vec<String>> {
 
 /// The items Python's `for content in msg.get("content", [])` sees, each of which must then be
 /// a dict (`content.get(…)`); `None` where that raises.
-fn content_objects(message: &Map<String, Value>) -> Option<Vec<&Map<String, Value>>> {
+pub(super) fn content_objects(message: &Map<String, Value>) -> Option<Vec<&Map<String, Value>>> {
     match message.get("content") {
         None => Some(Vec::new()),
         Some(Value::Array(items)) => items.iter().map(Value::as_object).collect(),
