@@ -392,7 +392,7 @@ fn ctrl_c_cancels_the_run_and_the_report_names_what_was_not_judged() {
     );
     std::fs::write(&file, dataset.to_string()).expect("dataset written");
     let out = dir.join("report.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+    let child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
         .arg("score")
         .arg(&file)
         .args([

@@ -71,27 +71,6 @@ pub(crate) fn or_dash(text: Option<String>) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_and_shares() {
-        assert_eq!(number(1.0), "1");
-        assert_eq!(number(2.0 / 3.0), "0.6666666666666666");
-        assert_eq!(number(f64::NAN), "");
-        assert_eq!(optional_number(None), "");
-        assert_eq!(percent(2.0 / 3.0), "66.7%");
-        assert_eq!(rounded(0.6833333), "0.683");
-        assert_eq!(rounded(10.0), "10");
-        assert_eq!(rounded(0.5), "0.5");
-        assert_eq!(rounded(-0.0001), "0");
-        assert_eq!(rounded(f64::INFINITY), "");
-        assert_eq!(or_dash(Some(String::new())), "—");
-        assert_eq!(case_label(2, Some(1)), "item-2.turn-1");
-    }
-}
-
 /// The judge's run figures as label/value rows (endpoint, calls, cache, retries, failures,
 /// tokens; for a cancelled run, the entries not judged); `None` without a judge.
 pub(crate) fn judge_rows(report: &RunReport) -> Option<Vec<(&'static str, String)>> {
@@ -141,4 +120,25 @@ pub(crate) fn token_rows(report: &RunReport) -> Vec<(&str, [u64; 3])> {
             ))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_shares() {
+        assert_eq!(number(1.0), "1");
+        assert_eq!(number(2.0 / 3.0), "0.6666666666666666");
+        assert_eq!(number(f64::NAN), "");
+        assert_eq!(optional_number(None), "");
+        assert_eq!(percent(2.0 / 3.0), "66.7%");
+        assert_eq!(rounded(0.6833333), "0.683");
+        assert_eq!(rounded(10.0), "10");
+        assert_eq!(rounded(0.5), "0.5");
+        assert_eq!(rounded(-0.0001), "0");
+        assert_eq!(rounded(f64::INFINITY), "");
+        assert_eq!(or_dash(Some(String::new())), "—");
+        assert_eq!(case_label(2, Some(1)), "item-2.turn-1");
+    }
 }
