@@ -49,7 +49,7 @@ fn is_str(value: Option<&Value>, expected: &str) -> bool {
 /// Python's `repr()` of the value `json.loads` makes of `value` (`{'k': [1, 'a'], 'b': None}`).
 pub fn py_repr(value: &Value) -> String {
     let mut out = String::new();
-    repr_into(value, &mut out);
+    write_python(value, &REPR, &mut out);
     out
 }
 
@@ -69,20 +69,43 @@ fn number_text(number: &crate::json::Number) -> String {
     }
 }
 
-fn repr_into(value: &Value, out: &mut String) {
+/// How a Python writer spells the scalars: `repr` (`None`, `True`, `'text'`) or `json.dumps`
+/// (`null`, `true`, `"text"`). Lists and dicts are written alike by both, with `, ` and `: `.
+struct Spelling {
+    null: &'static str,
+    yes: &'static str,
+    no: &'static str,
+    text: fn(&str, &mut String),
+}
+
+const REPR: Spelling = Spelling {
+    null: "None",
+    yes: "True",
+    no: "False",
+    text: repr_str,
+};
+
+const JSON: Spelling = Spelling {
+    null: "null",
+    yes: "true",
+    no: "false",
+    text: json_str,
+};
+
+fn write_python(value: &Value, spelling: &Spelling, out: &mut String) {
     match value {
-        Value::Null => out.push_str("None"),
-        Value::Bool(true) => out.push_str("True"),
-        Value::Bool(false) => out.push_str("False"),
+        Value::Null => out.push_str(spelling.null),
+        Value::Bool(true) => out.push_str(spelling.yes),
+        Value::Bool(false) => out.push_str(spelling.no),
         Value::Number(number) => out.push_str(&number_text(number)),
-        Value::String(text) => repr_str(text, out),
+        Value::String(text) => (spelling.text)(text, out),
         Value::Array(items) => {
             out.push('[');
             for (position, item) in items.iter().enumerate() {
                 if position > 0 {
                     out.push_str(", ");
                 }
-                repr_into(item, out);
+                write_python(item, spelling, out);
             }
             out.push(']');
         }
@@ -92,17 +115,15 @@ fn repr_into(value: &Value, out: &mut String) {
                 if position > 0 {
                     out.push_str(", ");
                 }
-                repr_str(key, out);
+                (spelling.text)(key, out);
                 out.push_str(": ");
-                repr_into(item, out);
+                write_python(item, spelling, out);
             }
             out.push('}');
         }
     }
 }
 
-/// Python's `repr(str)`: single quotes unless the text holds `'` and no `"`, and escapes for
-/// backslashes, the quote and characters Python does not print.
 fn repr_str(text: &str, out: &mut String) {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
@@ -179,39 +200,8 @@ fn is_printable(character: char) -> bool {
 /// Python's `json.dumps(value, ensure_ascii=False)`: `, ` and `: ` separators, floats as `repr`.
 pub fn py_json(value: &Value) -> String {
     let mut out = String::new();
-    json_into(value, &mut out);
+    write_python(value, &JSON, &mut out);
     out
-}
-
-fn json_into(value: &Value, out: &mut String) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
-        Value::Number(number) => out.push_str(&number_text(number)),
-        Value::String(text) => json_str(text, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (position, item) in items.iter().enumerate() {
-                if position > 0 {
-                    out.push_str(", ");
-                }
-                json_into(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (position, (key, item)) in map.iter().enumerate() {
-                if position > 0 {
-                    out.push_str(", ");
-                }
-                json_str(key, out);
-                out.push_str(": ");
-                json_into(item, out);
-            }
-            out.push('}');
-        }
-    }
 }
 
 fn json_str(text: &str, out: &mut String) {
