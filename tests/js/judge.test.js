@@ -170,6 +170,21 @@ test("node: Foundry criteria run every builtin judge over the openai kind", asyn
   }
 });
 
+test("node: the azure-v1 route, and a Foundry criterion's own deployment", async () => {
+  const config = {
+    testing_criteria: [
+      { type: "azure_ai_evaluator", name: "default_model", evaluator_name: "builtin.fluency" },
+      { type: "azure_ai_evaluator", name: "own_model", evaluator_name: "builtin.fluency", initialization_parameters: { deployment_name: "gpt-4o-mini-judge" } },
+    ],
+  };
+  const report = await agenteval.score(JSON.stringify({ response: "Paris is the capital of France." }), {
+    config,
+    judge: { kind: "azure-v1", endpoint: `${url}/openai/v1`, model: "gpt-4o-judge", apiKey: key },
+  });
+  assert.equal(result(report, 0, "default_model").details.model, "gpt-4o-judge");
+  assert.equal(result(report, 0, "own_model").details.model, "gpt-4o-mini-judge");
+});
+
 test("node: scoreItem, evaluate and custom evaluators run with a judge", async () => {
   const outcome = await agenteval.scoreItem(item("Paris."), ["Relevance", "mine"], {
     judge: judge(),
@@ -245,6 +260,23 @@ function describeChromium() {
     assert.equal(outcome.second.judge.cache_hits, 2, "answers with a verdict come from IndexedDB");
     assert.equal(outcome.second.judge.requests, 2, "errors are not cached");
     assert.deepEqual(result(outcome.second, 0, "Relevance"), entry);
+  });
+
+  test("chromium page: an AbortSignal aborts the judge calls in flight and the report names the entries", async () => {
+    const report = await page.evaluate(
+      async ({ options, data }) => {
+        const controller = new AbortController();
+        const pending = globalThis.agenteval.score(data, { judge: options, signal: controller.signal });
+        setTimeout(() => controller.abort(), 300);
+        return pending;
+      },
+      { options: judge({ timeoutMs: 60000, cache: false }), data: dataset([item("Paris. [[judge:fault=hang]]"), item("Paris in Chromium.")], { Relevance: {} }) },
+    );
+    assert.equal(report.items.length, 2);
+    assert.equal(result(report, 0, "Relevance").result, "skipped");
+    assert.match(result(report, 0, "Relevance").reason, /^cancelled/);
+    assert.ok(["pass", "fail"].includes(result(report, 1, "Relevance").result));
+    assert.deepEqual(report.judge.not_reached, [{ index: 0, turn: null }]);
   });
 
   test("chromium worker: judges run in the package's Web Worker, getToken answered by the page", async () => {

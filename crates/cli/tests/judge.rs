@@ -504,3 +504,43 @@ fn the_markdown_and_html_reports_show_the_judges_figures_and_tokens() {
     assert!(html.contains("<h2>Judge</h2>"));
     assert!(html.contains(&format!("<td class=\"num\">{total}</td>")));
 }
+
+#[test]
+fn azure_v1_routes_and_a_criterions_own_model_reach_the_judge() {
+    let judge = server(ServerConfig::default());
+    let dir = scratch("v1");
+    let criteria = json!({"testing_criteria": [
+        {"type": "azure_ai_evaluator", "name": "default_model", "evaluator_name": "builtin.fluency"},
+        {"type": "azure_ai_evaluator", "name": "own_model", "evaluator_name": "builtin.fluency",
+         "initialization_parameters": {"deployment_name": "gpt-4o-mini-judge"}}
+    ]});
+    let file = dir.join("rows.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{criteria}\n{}\n",
+            json!({"response": "Paris is the capital of France."})
+        ),
+    )
+    .expect("rows written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args([
+            "--no-judge-cache",
+            "--judge-kind",
+            "azure-v1",
+            "--judge-model",
+            "gpt-4o-judge",
+        ])
+        .args(["--judge-endpoint", &format!("{}/openai/v1", judge.url())])
+        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
+        .env_remove("AZURE_AI_API_KEY")
+        .output()
+        .expect("agenteval runs");
+    let row: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(row["default_model_properties"]["model"], "gpt-4o-judge");
+    assert_eq!(row["own_model_properties"]["model"], "gpt-4o-mini-judge");
+    assert_eq!(judge.stats().completions, 2);
+}

@@ -110,8 +110,12 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
         };
         let Reply { outcome, in_flight } = crate::routes::handle(shared, &request);
         let keep_alive = request.keep_alive && !shared.stop.is_raised();
+        // NOTE: a request stops counting as in flight once its answer is ready, before the
+        // answer is written: a client that has read it may then count on the server's
+        // `in_flight` no longer including it.
         let open = match outcome {
             Outcome::Send(response) => {
+                drop(in_flight);
                 connection.write(&response, keep_alive, None).is_ok() && keep_alive
             }
             // NOTE: the raw-socket faults. `truncated` writes a head whose Content-Length
@@ -121,16 +125,17 @@ fn serve_connection(shared: &Shared, stream: TcpStream) {
             // owns the socket and keeps reading the next request, so the client would wait for
             // the missing bytes instead of seeing the connection close.
             Outcome::Truncate(response) => {
+                drop(in_flight);
                 let half = response.body.len() / 2;
                 let _ = connection.write(&response, false, Some(half));
                 false
             }
             Outcome::Hang(duration) => {
                 shared.stop.sleep(duration);
+                drop(in_flight);
                 false
             }
         };
-        drop(in_flight);
         if !open {
             break;
         }
