@@ -1,6 +1,9 @@
 // `cargo xtask bench judge` (package part): judged calls per second through the package's
 // scheduler over `fetch`, in Node and in a headless Chromium page, against the local judge at a
-// fixed latency; the ideal is concurrency ÷ latency. Prints one JSON object.
+// fixed latency; the ideal is concurrency ÷ latency. The local judge speaks HTTP/1.1, and a
+// browser opens at most six HTTP/1.1 connections to one origin, so in Chromium the ideal is also
+// given for min(concurrency, 6) (real endpoints serve HTTP/2, which multiplexes one connection).
+// Prints one JSON object.
 //
 // Usage: node bench-judge.mjs JUDGE_URL LATENCY_MS CONCURRENCY ITEMS
 
@@ -54,6 +57,8 @@ async function chromium() {
   }
 }
 
+/** Chromium's limit of HTTP/1.1 connections to one origin. */
+const BROWSER_CONNECTIONS = 6;
 const ideal = concurrency / (latencyMs / 1000);
 const figures = {};
 for (const [name, measure] of [["node", node], ["chromium", chromium]]) {
@@ -61,4 +66,7 @@ for (const [name, measure] of [["node", node], ["chromium", chromium]]) {
   const perSecond = count / seconds;
   figures[name] = { seconds, callsPerSecond: perSecond, shareOfIdeal: perSecond / ideal };
 }
+const http1Ideal = Math.min(concurrency, BROWSER_CONNECTIONS) / (latencyMs / 1000);
+figures.chromium.http1IdealCallsPerSecond = http1Ideal;
+figures.chromium.shareOfHttp1Ideal = figures.chromium.callsPerSecond / http1Ideal;
 console.log(JSON.stringify({ latencyMs, concurrency, items: count, idealCallsPerSecond: ideal, ...figures }));

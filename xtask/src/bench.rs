@@ -427,6 +427,11 @@ fn judge_package() -> Result<serde_json::Value, String> {
             100.0 * share
         );
     }
+    println!(
+        "chromium  {:.1} % of {:.0} calls/s, the ideal within the browser's 6 HTTP/1.1 connections to one origin (the local judge speaks HTTP/1.1)",
+        100.0 * figure(&figures["chromium"], "shareOfHttp1Ideal")?,
+        figure(&figures["chromium"], "http1IdealCallsPerSecond")?
+    );
     Ok(figures)
 }
 
