@@ -19,8 +19,6 @@ use clap::Args;
 use crate::UsageError;
 
 /// Judge options of `score`.
-// NOTE: the counts are `u32`, not `usize`/`u64`, to keep `Command::Score` within clippy's
-// `large_enum_variant` limit.
 #[derive(Debug, Clone, Default, Args)]
 pub struct JudgeArgs {
     /// Judge endpoint kind: azure, azure-v1 or openai [default: azure, or from AZURE_AI_OPENAI_ENDPOINT].
@@ -56,6 +54,15 @@ pub struct JudgeArgs {
     /// Do not ask for response_format json_object (for servers that reject it).
     #[arg(long)]
     pub judge_no_json_mode: bool,
+    /// Overrides every judge prompt's temperature (0 to 2).
+    #[arg(long, value_name = "T")]
+    pub judge_temperature: Option<f64>,
+    /// Overrides every judge prompt's token limit.
+    #[arg(long, value_name = "N")]
+    pub judge_max_tokens: Option<u32>,
+    /// Overrides every judge prompt's sampling seed.
+    #[arg(long, value_name = "N")]
+    pub judge_seed: Option<u64>,
     /// Do not read or write the judge cache on disk.
     #[arg(long)]
     pub no_judge_cache: bool,
@@ -128,6 +135,21 @@ impl JudgeArgs {
         }
         endpoint.reasoning = self.judge_reasoning;
         endpoint.json_mode = !self.judge_no_json_mode;
+        if let Some(temperature) = self.judge_temperature {
+            if !(0.0..=2.0).contains(&temperature) {
+                return Err(UsageError(
+                    "--judge-temperature: expected a number from 0 to 2".to_owned(),
+                ));
+            }
+            endpoint.temperature = Some(temperature);
+        }
+        if self.judge_max_tokens == Some(0) {
+            return Err(UsageError(
+                "--judge-max-tokens: expected at least 1".to_owned(),
+            ));
+        }
+        endpoint.max_tokens = self.judge_max_tokens;
+        endpoint.seed = self.judge_seed;
         let key_env = self.judge_key_env.clone().unwrap_or_else(|| {
             match kind {
                 EndpointKind::OpenAi => "OPENAI_API_KEY",
@@ -356,5 +378,66 @@ impl Store for FileStore {
             }
         }
         Box::pin(async {})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args() -> JudgeArgs {
+        JudgeArgs {
+            judge_kind: Some("openai".into()),
+            judge_endpoint: Some("http://localhost:11434/v1".into()),
+            judge_model: Some("llama3.1".into()),
+            judge_key_env: Some("AGENTEVAL_TEST_NO_SUCH_KEY".into()),
+            judge_concurrency: 8,
+            judge_timeout: 60.0,
+            judge_retries: 6,
+            judge_backoff_ms: 500,
+            ..JudgeArgs::default()
+        }
+    }
+
+    #[test]
+    fn model_parameters_reach_the_endpoint() {
+        let setup = JudgeArgs {
+            judge_temperature: Some(0.7),
+            judge_max_tokens: Some(256),
+            judge_seed: Some(42),
+            judge_reasoning: true,
+            judge_no_json_mode: true,
+            ..args()
+        }
+        .setup()
+        .unwrap()
+        .unwrap();
+        let endpoint = &setup.endpoint;
+        assert_eq!(endpoint.kind, EndpointKind::OpenAi);
+        assert_eq!(endpoint.model, "llama3.1");
+        assert_eq!(endpoint.temperature, Some(0.7));
+        assert_eq!(endpoint.max_tokens, Some(256));
+        assert_eq!(endpoint.seed, Some(42));
+        assert!(endpoint.reasoning && !endpoint.json_mode);
+        assert!(setup.credential.is_none());
+    }
+
+    #[test]
+    fn bad_parameters_are_usage_errors() {
+        let hot = JudgeArgs {
+            judge_temperature: Some(3.0),
+            ..args()
+        };
+        assert!(hot.setup().is_err());
+        let none = JudgeArgs {
+            judge_max_tokens: Some(0),
+            ..args()
+        };
+        assert!(none.setup().is_err());
+        let off = JudgeArgs {
+            no_judge: true,
+            ..args()
+        };
+        assert!(off.setup().unwrap().is_none());
     }
 }

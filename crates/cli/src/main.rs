@@ -58,7 +58,7 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
         #[command(flatten)]
-        judge: judge::JudgeArgs,
+        judge: Box<judge::JudgeArgs>,
     },
     /// Check a dataset without scoring it.
     Validate {
