@@ -98,7 +98,45 @@ fn example() -> Result<(), String> {
         .arg(out.join("foundry-demo.scored.jsonl"))
         .allow_exit(1)
         .run()?;
+    judged_example(&cli, &m365, &out)?;
     println!("\nAll outputs written to {}", out.display());
+    Ok(())
+}
+
+/// The M365 demo again with its judged evaluators, against the local demo judge (`cargo xtask
+/// judge`, started in-process): deterministic verdicts derived from the request, no model, no
+/// network. Point `AZURE_AI_OPENAI_ENDPOINT` at a real deployment for real verdicts.
+fn judged_example(
+    cli: &std::path::Path,
+    m365: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
+        .map_err(|error| format!("cannot start the local demo judge: {error}"))?;
+    println!(
+        "\n== with the local demo judge (deterministic replies, no model) at {}:\n   AZURE_AI_OPENAI_ENDPOINT={} AZURE_AI_MODEL_NAME=demo agenteval score examples/m365-demo.json --format md",
+        judge.url(),
+        judge.url()
+    );
+    Step::new(cli)
+        .args(["score", &m365.display().to_string(), "--format", "md"])
+        .args(["--no-judge-cache", "--out"])
+        .arg(out.join("m365-demo.judged.md"))
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "demo")
+        .env("AZURE_AI_API_KEY", "")
+        .allow_exit(1)
+        .run()?;
+    let written = std::fs::read_to_string(out.join("m365-demo.judged.md"))
+        .map_err(|error| format!("cannot read the judged example: {error}"))?;
+    if let Some(judge_section) = written.split("\n## Judge").nth(1) {
+        let table: String = judge_section
+            .lines()
+            .take_while(|line| !line.starts_with("## "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        println!("## Judge{table}");
+    }
     Ok(())
 }
 
