@@ -1,8 +1,11 @@
 // The package's public functions: the wasm exports, each behind a guard that turns a crash of the
 // module (a Rust panic surfaces as a WebAssembly trap) into an `Error` with code `internalError`
 // and resets the module, so the next call works on a fresh instance. Shared by every entry point.
+// A `score`, `evaluate` or `scoreItem` call that gives a `judge` runs in the judge module
+// (`agenteval_judge`, the same API with the LLM judges), loaded on first use.
 
 import * as wasm from "./agenteval_wasm.js";
+import { modules } from "./modules.js";
 
 const PANIC_SLOT = Symbol.for("agenteval.panic");
 
@@ -31,19 +34,19 @@ function internalError(message, cause) {
   return error;
 }
 
-function recover(crash) {
+function recover(crash, module) {
   const panic = globalThis[PANIC_SLOT];
   delete globalThis[PANIC_SLOT];
   try {
-    wasm.__wbg_reset_state();
+    module.__wbg_reset_state();
   } catch {
     // A failed reset leaves the old instance; the next call reports the crash again.
   }
   return internalError(panic ?? crash.message, crash);
 }
 
-function translate(error) {
-  if (isCrash(error)) return recover(error);
+function translate(error, module) {
+  if (isCrash(error)) return recover(error, module);
   if (isStale(error)) return internalError("the module was reset while this run was in progress", error);
   if (isFreed(error)) {
     return Object.assign(new Error("evaluation: already freed; keep it until you are done with it", { cause: error }), {
@@ -54,45 +57,73 @@ function translate(error) {
   return error;
 }
 
-function guard(exported) {
+function guard(exported, module = wasm) {
   return function guarded(...args) {
     let result;
     try {
       result = exported.apply(this, args);
     } catch (error) {
-      throw translate(error);
+      throw translate(error, module);
     }
     if (result instanceof Promise) {
       return result.catch((error) => {
-        throw translate(error);
+        throw translate(error, module);
       });
     }
     return result;
   };
 }
 
-// The methods of `Evaluation` (the class generated for the Rust type) get the same guard.
-const evaluation = wasm.Evaluation.prototype;
-evaluation.render = guard(evaluation.render);
-const freeOnce = evaluation.free;
-/** Releases the evaluation's memory; freeing it again does nothing. */
-evaluation.free = function free() {
-  try {
-    freeOnce.call(this);
-  } catch (error) {
-    if (!isFreed(error)) throw translate(error);
-  }
-};
-if (Symbol.dispose) evaluation[Symbol.dispose] = evaluation.free;
-const reportGetter = Object.getOwnPropertyDescriptor(evaluation, "report");
-Object.defineProperty(evaluation, "report", { ...reportGetter, get: guard(reportGetter.get) });
+/** The methods of a module's `Evaluation` (the class generated for the Rust type) get the guard. */
+function guardEvaluation(module) {
+  const evaluation = module.Evaluation.prototype;
+  evaluation.render = guard(evaluation.render, module);
+  const freeOnce = evaluation.free;
+  /** Releases the evaluation's memory; freeing it again does nothing. */
+  evaluation.free = function free() {
+    try {
+      freeOnce.call(this);
+    } catch (error) {
+      if (!isFreed(error)) throw translate(error, module);
+    }
+  };
+  if (Symbol.dispose) evaluation[Symbol.dispose] = evaluation.free;
+  const reportGetter = Object.getOwnPropertyDescriptor(evaluation, "report");
+  Object.defineProperty(evaluation, "report", { ...reportGetter, get: guard(reportGetter.get, module) });
+}
+
+guardEvaluation(wasm);
+
+let judgeModule;
+
+/** The judge module, loaded and guarded once. */
+function loadJudge() {
+  judgeModule ??= modules.loadJudge().then((module) => {
+    guardEvaluation(module);
+    return module;
+  });
+  return judgeModule;
+}
+
+/**
+ * `name` of the first module, or of the judge module when its options (argument `at`) give a
+ * judge.
+ */
+function routed(name, at) {
+  const plain = guard(wasm[name]);
+  return function call(...args) {
+    const judge = args[at]?.judge;
+    if (judge === undefined || judge === null) return plain(...args);
+    return loadJudge().then((module) => guard(module[name], module)(...args));
+  };
+}
 
 export const validate = guard(wasm.validate);
 export const evaluators = guard(wasm.evaluators);
-export const score = guard(wasm.score);
-export const evaluate = guard(wasm.evaluate);
+export const score = routed("score", 1);
+export const evaluate = routed("evaluate", 1);
 export const scoreDocument = guard(wasm.scoreDocument);
-export const scoreItem = guard(wasm.scoreItem);
+export const scoreItem = routed("scoreItem", 2);
 export const render = guard(wasm.render);
 export const version = guard(wasm.version);
 /** Crashes the module on purpose (tests of the crash guard): only in the test build, else undefined. */

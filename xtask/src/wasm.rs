@@ -20,6 +20,7 @@ const HAND_WRITTEN: &[&str] = &[
     "index.js",
     "node.js",
     "api.js",
+    "modules.js",
     "client.js",
     "worker.js",
     "index.d.ts",
@@ -106,11 +107,31 @@ pub fn build() -> Result<PathBuf, String> {
     build_with(&[])
 }
 
-/// [`build`] with the crate's `features` (the test build adds `crash-test`).
+/// [`build`] with the crate's `features` (the test build adds `crash-test`): the package's two
+/// modules, `agenteval_wasm` (everything but the judges) and `agenteval_judge` (the same with the
+/// `judge` feature), which the package loads only for a call that gives a judge.
 fn build_with(features: &[&str]) -> Result<PathBuf, String> {
     ensure_target()?;
     ensure_bindgen()?;
     ensure_npm_packages()?;
+    let pkg = pkg_dir();
+    remove_generated(&pkg)?;
+    let mut with_judge = features.to_vec();
+    with_judge.push("judge");
+    let judge = build_module(&with_judge, "agenteval_judge")?;
+    let size = std::fs::metadata(&judge)
+        .map(|meta| meta.len())
+        .unwrap_or(0);
+    eprintln!("pkg/agenteval_judge_bg.wasm: {size} bytes");
+    let main = build_module(features, "agenteval_wasm")?;
+    let size = std::fs::metadata(&main).map(|meta| meta.len()).unwrap_or(0);
+    eprintln!("pkg/agenteval_wasm_bg.wasm: {size} bytes");
+    Ok(main)
+}
+
+/// Compiles the crate with `features`, generates its bindings into `pkg/` as `name`, and
+/// shrinks the module; returns the `.wasm` path.
+fn build_module(features: &[&str], name: &str) -> Result<PathBuf, String> {
     cargo([
         "build",
         "-p",
@@ -128,15 +149,14 @@ fn build_with(features: &[&str]) -> Result<PathBuf, String> {
         .join(PROFILE)
         .join("agenteval_wasm.wasm");
     let pkg = pkg_dir();
-    remove_generated(&pkg)?;
     Step::new("wasm-bindgen")
-        .args(["--target", "web", "--out-name", "agenteval_wasm"])
+        .args(["--target", "web", "--out-name", name])
         .arg("--experimental-reset-state-function")
         .arg("--out-dir")
         .arg(&pkg)
         .arg(&compiled)
         .run()?;
-    let wasm = pkg.join("agenteval_wasm_bg.wasm");
+    let wasm = pkg.join(format!("{name}_bg.wasm"));
     match wasm_opt() {
         Some(program) => Step::new(program)
             .args([
@@ -159,8 +179,6 @@ fn build_with(features: &[&str]) -> Result<PathBuf, String> {
             eprintln!("xtask: no wasm-opt {MIN_BINARYEN}+ found; the module is left unoptimised")
         }
     }
-    let size = std::fs::metadata(&wasm).map(|meta| meta.len()).unwrap_or(0);
-    eprintln!("pkg/agenteval_wasm_bg.wasm: {size} bytes");
     Ok(wasm)
 }
 
@@ -224,20 +242,22 @@ pub fn test() -> Result<(), String> {
 }
 
 fn test_package() -> Result<(), String> {
-    cargo([
-        "clippy",
-        "-p",
-        "agenteval-wasm",
-        "--target",
-        TARGET,
-        "--all-targets",
-        "--features",
-        "crash-test",
-        "--",
-        "-D",
-        "warnings",
-    ])
-    .run()?;
+    for features in ["crash-test", "crash-test,judge"] {
+        cargo([
+            "clippy",
+            "-p",
+            "agenteval-wasm",
+            "--target",
+            TARGET,
+            "--all-targets",
+            "--features",
+            features,
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .run()?;
+    }
     let runner = [
         "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
         "wasm-bindgen-test-runner",

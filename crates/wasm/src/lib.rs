@@ -25,7 +25,9 @@ pub mod convert;
 pub mod document;
 pub mod error;
 pub mod evaluation;
+#[cfg(feature = "judge")]
 pub mod judge;
+#[cfg(feature = "judge")]
 pub mod judged;
 pub mod memory;
 pub mod options;

@@ -13,6 +13,7 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{self, Source};
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
+#[cfg(feature = "judge")]
 use crate::judge::JudgeSettings;
 use crate::options::OptionsObject;
 use crate::types::CustomContext;
@@ -76,11 +77,12 @@ fn prepare(
             "onResult",
             "onProgress",
             "sliceMs",
+            #[cfg(feature = "judge")]
             "judge",
         ],
     )?;
     let customs = check_hooks(&options)?;
-    let judge = JudgeSettings::read(options.get("judge"))?;
+    let judge = read_judge(&options)?;
     options.function("onResult")?;
     options.function("onProgress")?;
     let config = convert::config_value(&options.get("config"), "options.config")?;
@@ -114,9 +116,18 @@ pub fn score_item(
     options: Option<crate::types::ScoreItemOptionsArg>,
 ) -> js_sys::Promise {
     let prepared = (|| {
-        let options = OptionsObject::read(options, "options", &["custom", "signal", "judge"])?;
+        let options = OptionsObject::read(
+            options,
+            "options",
+            &[
+                "custom",
+                "signal",
+                #[cfg(feature = "judge")]
+                "judge",
+            ],
+        )?;
         let customs = check_hooks(&options)?;
-        let judge = JudgeSettings::read(options.get("judge"))?;
+        let judge = read_judge(&options)?;
         let item = convert::json_value(&item, "item")?;
         let selection = convert::json_value(&evaluators, "evaluators")?;
         let document = item_document(item, selection)?;
@@ -140,6 +151,26 @@ pub fn score_item(
         Err(error) => js_sys::Promise::reject(&error.into()),
     }
 }
+
+/// The judge the options configure (this module's judge build only).
+#[cfg(feature = "judge")]
+fn read_judge(options: &OptionsObject) -> Result<Option<JudgeSettings>, ApiError> {
+    JudgeSettings::read(options.get("judge"))
+}
+
+/// The first module has no judge: its `judge` option is refused as unknown (the package sends
+/// calls with a judge to its judge module).
+#[cfg(not(feature = "judge"))]
+fn read_judge(_options: &OptionsObject) -> Result<Option<NoJudge>, ApiError> {
+    Ok(None)
+}
+
+/// What stands for a judge in a build without one.
+#[cfg(not(feature = "judge"))]
+pub(crate) enum NoJudge {}
+
+#[cfg(not(feature = "judge"))]
+type JudgeSettings = NoJudge;
 
 /// Checks the hooks shared by `score` and `scoreItem`; returns the custom evaluator names.
 fn check_hooks(options: &OptionsObject) -> Result<Vec<String>, ApiError> {
@@ -241,6 +272,22 @@ struct Call<'a> {
     context: CustomContext,
 }
 
+impl<'a> Call<'a> {
+    /// The driver's view of `call`, made for entry `index` (turn `turn`).
+    fn of(call: &'a agenteval_core::engine::CustomCall, index: usize, turn: Option<usize>) -> Self {
+        Call {
+            evaluator: &call.evaluator,
+            input: &call.item,
+            options: &call.options,
+            context: CustomContext {
+                evaluator: call.evaluator.clone(),
+                index,
+                turn,
+            },
+        }
+    }
+}
+
 /// What `next` returns for an entry waiting on custom evaluators.
 #[derive(Serialize)]
 struct Waiting<'a> {
@@ -298,6 +345,7 @@ impl ScoreRun {
     /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
     /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
     /// `"item"` (nothing: the driver has the entry).
+    #[cfg(feature = "judge")]
     #[wasm_bindgen(js_name = judgeAll)]
     pub fn judge_all(self, mode: String, items: js_sys::Array, hooks: JsValue) -> js_sys::Promise {
         wasm_bindgen_futures::future_to_promise(crate::judged::drive(self, mode, items, hooks))
@@ -321,16 +369,7 @@ impl ScoreRun {
                     calls: pending
                         .calls
                         .iter()
-                        .map(|call| Call {
-                            evaluator: &call.evaluator,
-                            input: &call.item,
-                            options: &call.options,
-                            context: CustomContext {
-                                evaluator: call.evaluator.clone(),
-                                index: pending.index(),
-                                turn: pending.turn(),
-                            },
-                        })
+                        .map(|call| Call::of(call, pending.index(), pending.turn()))
                         .collect(),
                 };
                 let value = convert::to_js(&waiting);
@@ -396,6 +435,7 @@ pub(crate) fn head(report: &agenteval_core::RunReport) -> Result<JsValue, JsValu
     })
 }
 
+#[cfg(feature = "judge")]
 impl ScoreRun {
     /// The parts a judged run needs: the session, whether it keeps the dataset, the judge.
     pub(crate) fn into_parts(self) -> (Session<'static>, bool, Option<JudgeSettings>) {
@@ -404,21 +444,13 @@ impl ScoreRun {
 }
 
 /// A custom evaluator call as the driver's `call` takes it.
+#[cfg(feature = "judge")]
 pub(crate) fn custom_call_js(
     call: &agenteval_core::engine::CustomCall,
     index: usize,
     turn: Option<usize>,
 ) -> Result<JsValue, JsValue> {
-    convert::to_js(&Call {
-        evaluator: &call.evaluator,
-        input: &call.item,
-        options: &call.options,
-        context: CustomContext {
-            evaluator: call.evaluator.clone(),
-            index,
-            turn,
-        },
-    })
+    convert::to_js(&Call::of(call, index, turn))
 }
 
 /// One answer from the driver: `{ok: value}` or `{error: message}`.

@@ -4,6 +4,10 @@
 //! without a call; the judged evaluators of later issues (composites, rubrics, Copilot Studio's)
 //! say they are not available yet.
 
+// NOTE: without the `judge` feature the standard judges are built (their options checked) but
+// never prepare a call, so their preparation side is compiled and unused; the linker drops it.
+#![cfg_attr(not(feature = "judge"), allow(unused_imports, dead_code))]
+
 mod catalog;
 mod convert;
 mod early;
@@ -22,7 +26,7 @@ use crate::judge::{combine_turns, JudgeCall, JudgeRequest, Reading, Scale, TurnC
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
 
-pub use catalog::{judge_for, Judge};
+pub use catalog::{judge_at, judge_for, key_for, Judge, JudgeKey};
 
 /// The reason every judged evaluator carries while no judge is configured.
 pub const NO_JUDGE_REASON: &str = "no judge configured";
@@ -330,7 +334,7 @@ fn build_unavailable(
 /// A standard judge, configured.
 struct Standard {
     label: String,
-    judge: &'static Judge,
+    key: JudgeKey,
     threshold: f64,
     model: Option<String>,
     /// Built from a Foundry id (`builtin.groundedness`) rather than an M365 name.
@@ -342,28 +346,30 @@ impl Evaluator for Standard {
         EvalResult::skipped(&self.label, NO_JUDGE_REASON)
     }
 
+    #[cfg(feature = "judge")]
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
-        if !self.foundry && self.judge.class == "GroundednessEvaluator" && !has_context(inputs) {
+        let judge = judge_at(self.key.index)?;
+        if !self.foundry && judge.class == "GroundednessEvaluator" && !has_context(inputs) {
             return Some(Err(Box::new(EvalResult::error(
                 &self.label,
                 ErrorCode::EvaluatorConfigurationError,
                 GROUNDEDNESS_WITHOUT_CONTEXT,
             ))));
         }
-        let turns = match (self.judge.prepare)(inputs, self.judge) {
+        let turns = match (judge.prepare)(inputs, judge) {
             Ok(turns) => turns,
             Err(early) => return Some(Err(self.early(*early))),
         };
         let mut turns: Vec<TurnCall> = turns
             .into_iter()
             .map(|turn| match turn {
-                Ok(sections) => TurnCall::Judged(self.request(&sections)),
+                Ok(sections) => TurnCall::Judged(self.request(judge, &sections)),
                 Err(early) => TurnCall::Early(self.early(*early)),
             })
             .collect();
         if turns.len() <= 1 {
             return Some(match turns.pop() {
-                Some(TurnCall::Judged(request)) => Ok(self.call(request, Vec::new())),
+                Some(TurnCall::Judged(request)) => Ok(self.call(judge, request, Vec::new())),
                 Some(TurnCall::Early(early)) => Err(early),
                 None => Err(Box::new(combine_turns(&self.label, Vec::new()))),
             });
@@ -373,7 +379,7 @@ impl Evaluator for Standard {
             TurnCall::Early(_) => None,
         });
         Some(match first {
-            Some(request) => Ok(self.call(request, turns)),
+            Some(request) => Ok(self.call(judge, request, turns)),
             None => {
                 let results = turns
                     .into_iter()
@@ -399,22 +405,23 @@ fn has_context(inputs: &Inputs<'_>) -> bool {
     render::truthy(inputs.get("context")) || inputs.get("conversation").is_some()
 }
 
+#[cfg(feature = "judge")]
 impl Standard {
-    fn call(&self, request: JudgeRequest, turns: Vec<TurnCall>) -> JudgeCall {
+    fn call(&self, judge: &Judge, request: JudgeRequest, turns: Vec<TurnCall>) -> JudgeCall {
         JudgeCall {
             label: self.label.clone(),
             request,
             reading: Reading {
-                scale: self.judge.prompt.scale,
+                scale: judge.prompt.scale,
                 threshold: self.threshold,
-                extra: self.judge.extra,
+                extra: judge.extra,
             },
             turns,
         }
     }
 
-    fn request(&self, sections: &[prompt::Section]) -> JudgeRequest {
-        let prompt = &self.judge.prompt;
+    fn request(&self, judge: &Judge, sections: &[prompt::Section]) -> JudgeRequest {
+        let prompt = &judge.prompt;
         JudgeRequest {
             prompt: prompt.id,
             model: self.model.clone(),
@@ -448,7 +455,7 @@ pub fn build(
     label: &str,
     options: Options<'_>,
 ) -> Result<Box<dyn Evaluator>, ConfigError> {
-    if judge_for(spec.name).is_some() {
+    if key_for(spec.name).is_some() {
         build_standard_named(spec.name, label, options)
     } else {
         (spec.build)(label, options)
@@ -464,9 +471,9 @@ pub fn build_standard_named(
     label: &str,
     options: Options<'_>,
 ) -> Result<Box<dyn Evaluator>, ConfigError> {
-    let judge = judge_for(name)
+    let key = key_for(name)
         .ok_or_else(|| ConfigError::new(format!("'{name}' is not a standard judge")))?;
-    let fixed = judge.rejects_threshold && name.starts_with("builtin.");
+    let fixed = key.rejects_threshold && name.starts_with("builtin.");
     if fixed && options.map().contains_key("threshold") {
         return Err(ConfigError::new(format!(
             "option `threshold` is not accepted by {name}: it passes at a score of 1 (the \
@@ -485,7 +492,7 @@ pub fn build_standard_named(
     };
     options.deny_unknown(allowed)?;
     let given = options.map().get("threshold");
-    let threshold = match judge.prompt.scale {
+    let threshold = match key.scale {
         Scale::Likert if given == Some(&Value::Null) => {
             return Err(ConfigError::new(
                 "option `threshold` must be a number between 1 and 5, got null",
@@ -510,7 +517,7 @@ pub fn build_standard_named(
     };
     Ok(Box::new(Standard {
         label: label.to_owned(),
-        judge,
+        key,
         threshold,
         model: model.map(str::to_owned),
         foundry: name.starts_with("builtin."),

@@ -61,8 +61,26 @@ const fn spec(
 
 /// The judge behind each M365 name and Foundry id.
 pub fn judge_for(name: &str) -> Option<&'static Judge> {
+    JUDGES.get(key_for(name)?.index)
+}
+
+/// What building a standard judge needs of it, without its prompt and preparation (which a
+/// build without the `judge` feature leaves out): its place in the catalog, its scale, and
+/// whether its Foundry id refuses a `threshold` option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JudgeKey {
+    /// Its place in the catalog.
+    pub index: usize,
+    /// The scale of its score.
+    pub scale: Scale,
+    /// Whether its Foundry id refuses a `threshold` option.
+    pub rejects_threshold: bool,
+}
+
+/// The standard judge called `name` (an M365 name or a Foundry id).
+pub fn key_for(name: &str) -> Option<JudgeKey> {
     let id = name.strip_prefix("builtin.").unwrap_or(name);
-    let key = match id {
+    let index = match id {
         "Relevance" | "relevance" => 0,
         "Coherence" | "coherence" => 1,
         "Fluency" | "fluency" => 2,
@@ -80,7 +98,25 @@ pub fn judge_for(name: &str) -> Option<&'static Judge> {
         "ToolCallSuccess" | "tool_call_success" => 14,
         _ => return None,
     };
-    JUDGES.get(key)
+    Some(JudgeKey {
+        index,
+        scale: if index <= LAST_LIKERT {
+            Scale::Likert
+        } else {
+            Scale::Binary
+        },
+        rejects_threshold: index >= FIRST_FIXED_THRESHOLD,
+    })
+}
+
+/// The Likert judges come first in the catalog, then the binary ones.
+const LAST_LIKERT: usize = 8;
+/// The judges from this place on refuse a `threshold` option under their Foundry ids.
+const FIRST_FIXED_THRESHOLD: usize = 12;
+
+/// The judge at `index` of the catalog.
+pub fn judge_at(index: usize) -> Option<&'static Judge> {
+    JUDGES.get(index)
 }
 
 static JUDGES: [Judge; 15] = [
@@ -378,6 +414,23 @@ pub(super) mod testing {
                 .or(early.reason)
                 .unwrap_or_default(),
             Ok(turns) => format!("{} turns", turns.len()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    #[test]
+    fn keys_agree_with_the_catalog() {
+        for judge in super::JUDGES.iter() {
+            let key = super::key_for(judge.prompt.id.name).unwrap();
+            assert_eq!(super::JUDGES[key.index].class, judge.class);
+            assert_eq!(key.scale, judge.prompt.scale, "{}", judge.class);
+            assert_eq!(
+                key.rejects_threshold, judge.rejects_threshold,
+                "{}",
+                judge.class
+            );
         }
     }
 }
