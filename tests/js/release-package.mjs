@@ -11,11 +11,13 @@ import * as agenteval from "agenteval";
 
 import { root } from "./helpers.js";
 
-test("the built package exports no deliberate panic, from the module or the API", async () => {
-  const module = new WebAssembly.Module(await readFile(join(root, "pkg/agenteval_wasm_bg.wasm")));
-  const exported = WebAssembly.Module.exports(module).map((entry) => entry.name);
-  assert.ok(exported.includes("validate"), "the module's exports are read");
-  assert.equal(exported.some((name) => /panic/i.test(name)), false, exported.join(", "));
+test("the built package exports no deliberate panic, from either module or the API", async () => {
+  for (const file of ["pkg/agenteval_wasm_bg.wasm", "pkg/agenteval_judge_bg.wasm"]) {
+    const module = new WebAssembly.Module(await readFile(join(root, file)));
+    const exported = WebAssembly.Module.exports(module).map((entry) => entry.name);
+    assert.ok(exported.includes("validate"), `${file}: the module's exports are read`);
+    assert.equal(exported.some((name) => /panic/i.test(name)), false, `${file}: ${exported.join(", ")}`);
+  }
   assert.equal(agenteval.__testPanic, undefined);
   const report = await agenteval.score('{"schemaVersion": "1.6.0", "items": [{"prompt": "p", "response": "a b", "expected_response": "a b", "evaluators": {"ExactMatch": {}}}]}');
   assert.equal(report.items[0].status, "pass");
