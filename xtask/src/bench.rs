@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use agenteval_judge_server::{start, ServerConfig};
 
+use crate::compare;
 use crate::pgo;
 use crate::run::{cargo, project_root, Step};
 use crate::wasm;
@@ -30,7 +31,8 @@ fn wasm_against(cli: &Path) -> Result<(), String> {
     let dir = bench_dir()?;
     let document = dir.join("document-100k.json");
     if !document.exists() {
-        compare_reference(&["write-document", &document.display().to_string(), "100000"]).run()?;
+        compare::compare_reference(&["write-document", &document.display().to_string(), "100000"])
+            .run()?;
     }
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
@@ -165,7 +167,7 @@ pub fn run() -> Result<(), String> {
 
     let inputs = dir.join("reference-inputs.json");
     let document = dir.join("document-100k.json");
-    let example = compare_reference;
+    let example = compare::compare_reference;
     example(&["write-inputs", &inputs.display().to_string(), "2000"]).run()?;
     example(&["write-document", &document.display().to_string(), "100000"]).run()?;
     let cli = pgo::build_cli()?;
@@ -229,7 +231,7 @@ fn compare_with_reference(inputs: &Path) -> Result<(), String> {
     for _ in 0..COMPARISON_ROUNDS {
         for ((command, _, reference_flag, _), method_rounds) in METHODS.iter().zip(&mut rounds) {
             let ours = json_figures(
-                &compare_reference(&[command, &inputs.display().to_string()]).output()?,
+                &compare::compare_reference(&[command, &inputs.display().to_string()]).output()?,
             )?;
             let reference = json_figures(
                 &Step::new("python3")
@@ -281,7 +283,7 @@ fn compare_with_reference(inputs: &Path) -> Result<(), String> {
 /// Only the side-by-side comparison with azure-ai-evaluation.
 pub fn run_compare() -> Result<(), String> {
     let inputs = bench_dir()?.join("reference-inputs.json");
-    compare_reference(&["write-inputs", &inputs.display().to_string(), "2000"]).run()?;
+    compare::compare_reference(&["write-inputs", &inputs.display().to_string(), "2000"]).run()?;
     ensure_reference()?;
     compare_with_reference(&inputs)
 }
@@ -299,21 +301,6 @@ fn bench_dir() -> Result<std::path::PathBuf, String> {
     std::fs::create_dir_all(&dir)
         .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
     Ok(dir)
-}
-
-/// The core's `compare_reference` example (release build) with `args`.
-pub fn compare_reference(args: &[&str]) -> Step {
-    cargo([
-        "run",
-        "--release",
-        "-q",
-        "-p",
-        "agenteval-core",
-        "--example",
-        "compare_reference",
-        "--",
-    ])
-    .args(args)
 }
 
 /// The JSON object on the last line of a helper's output.

@@ -16,6 +16,7 @@
 //! Each command installs what it needs when it is missing.
 
 mod bench;
+mod compare;
 mod judge;
 mod pgo;
 mod run;

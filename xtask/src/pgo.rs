@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bench;
+use crate::compare;
 use crate::run::{cargo, project_root, Step};
 use crate::wasm;
 
@@ -41,7 +41,7 @@ pub fn build_cli() -> Result<PathBuf, String> {
     if !training_document.exists() {
         std::fs::create_dir_all(generate_dir())
             .map_err(|error| format!("cannot create {}: {error}", generate_dir().display()))?;
-        bench::compare_reference(&[
+        compare::compare_reference(&[
             "write-document",
             &training_document.display().to_string(),
             "20000",

@@ -4,13 +4,13 @@ use agenteval_core::evaluators::{self, EvaluatorKind as CoreKind, EvaluatorSpec}
 use agenteval_core::json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::convert;
+use crate::boundary;
 use crate::types::{EvaluatorInfo, EvaluatorKind, OptionInfo};
 
 /// Lists every built-in evaluator: name, kind, inputs, options with their defaults, pass rule.
 #[wasm_bindgen(js_name = evaluators, unchecked_return_type = "EvaluatorInfo[]")]
 pub fn list_evaluators() -> Result<JsValue, JsValue> {
-    convert::to_js(&catalog())
+    boundary::to_js(&catalog())
 }
 
 /// The catalog as boundary objects.

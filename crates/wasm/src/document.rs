@@ -20,6 +20,7 @@ use agenteval_core::{engine, Diagnostic, Summary};
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
+use crate::boundary;
 use crate::convert::{self, Source};
 use crate::error::ApiError;
 use crate::options::OptionsObject;
@@ -274,11 +275,11 @@ fn scored(
 ) -> Result<JsValue, JsValue> {
     let object = js_sys::Object::new();
     js_sys::Reflect::set(&object, &"sink".into(), sink)?;
-    js_sys::Reflect::set(&object, &"summary".into(), &convert::to_js(summary)?)?;
+    js_sys::Reflect::set(&object, &"summary".into(), &boundary::to_js(summary)?)?;
     js_sys::Reflect::set(
         &object,
         &"diagnostics".into(),
-        &convert::to_js(&crate::validate::errors_first(diagnostics.to_vec()))?,
+        &boundary::to_js(&crate::validate::errors_first(diagnostics.to_vec()))?,
     )?;
     Ok(object.into())
 }

@@ -95,7 +95,7 @@ impl From<ApiError> for wasm_bindgen::JsValue {
         if !error.diagnostics.is_empty() {
             set(
                 "diagnostics",
-                &crate::convert::to_js(&error.diagnostics).unwrap_or(wasm_bindgen::JsValue::NULL),
+                &crate::boundary::to_js(&error.diagnostics).unwrap_or(wasm_bindgen::JsValue::NULL),
             );
         }
         object.into()

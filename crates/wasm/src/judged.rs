@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::convert;
+use crate::boundary;
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
 use crate::judge::{on_abort, FetchTransport, IndexedDbStore, JsClock};
@@ -100,12 +100,12 @@ pub async fn drive(
             if failure.borrow().is_some() {
                 return;
             }
-            let delivered = convert::to_js(outcome).and_then(|outcome| {
+            let delivered = boundary::to_js(outcome).and_then(|outcome| {
                 if let Some(on_entry) = &on_entry {
                     on_entry.call1(&JsValue::UNDEFINED, &outcome)?;
                 }
                 if let Some(on_progress) = &on_progress {
-                    let progress = convert::to_js(&Progress {
+                    let progress = boundary::to_js(&Progress {
                         done: progress.done,
                         total: progress.total,
                     })?;

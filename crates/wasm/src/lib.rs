@@ -20,6 +20,7 @@
     )
 )]
 
+pub mod boundary;
 pub mod catalog;
 pub mod convert;
 pub mod document;

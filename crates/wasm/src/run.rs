@@ -10,6 +10,7 @@ use agenteval_core::json::{Map, Value};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::boundary;
 use crate::convert::{self, Source};
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
@@ -363,7 +364,7 @@ impl ScoreRun {
         }
         match self.session.step() {
             None => Ok(JsValue::UNDEFINED),
-            Some(Step::Done(outcome)) => convert::to_js(&Finished { outcome }),
+            Some(Step::Done(outcome)) => boundary::to_js(&Finished { outcome }),
             Some(Step::Pending(pending)) => {
                 let waiting = Waiting {
                     calls: pending
@@ -372,7 +373,7 @@ impl ScoreRun {
                         .map(|call| Call::of(call, pending.index(), pending.turn()))
                         .collect(),
                 };
-                let value = convert::to_js(&waiting);
+                let value = boundary::to_js(&waiting);
                 self.pending = Some(pending);
                 value
             }
@@ -391,7 +392,7 @@ impl ScoreRun {
             .iter()
             .map(|answer| custom_return(&answer))
             .collect();
-        convert::to_js(self.session.complete(pending, returns))
+        boundary::to_js(self.session.complete(pending, returns))
     }
 
     /// Ends the run: the report's `tool`, `dialect` and `summary` (the driver adds the items it
@@ -427,7 +428,7 @@ pub(crate) fn head(report: &agenteval_core::RunReport) -> Result<JsValue, JsValu
         #[serde(skip_serializing_if = "Option::is_none")]
         judge: Option<&'a agenteval_core::report::JudgeRun>,
     }
-    convert::to_js(&Head {
+    boundary::to_js(&Head {
         tool: &report.tool,
         dialect: report.dialect,
         summary: &report.summary,
@@ -450,7 +451,7 @@ pub(crate) fn custom_call_js(
     index: usize,
     turn: Option<usize>,
 ) -> Result<JsValue, JsValue> {
-    convert::to_js(&Call::of(call, index, turn))
+    boundary::to_js(&Call::of(call, index, turn))
 }
 
 /// One answer from the driver: `{ok: value}` or `{error: message}`.
@@ -464,7 +465,7 @@ pub(crate) fn custom_return(answer: &JsValue) -> CustomReturn {
     if value.is_undefined() {
         return Ok(Value::Null);
     }
-    let text = convert::json_text(&value)
+    let text = boundary::json_text(&value)
         .ok_or_else(|| "it returned a value that is not JSON".to_owned())?;
     agenteval_core::json::parse(text.as_bytes())
         .map_err(|problem| format!("it returned a value that is not JSON ({})", problem.message))

@@ -6,6 +6,7 @@ use agenteval_core::json::Value;
 use agenteval_core::Diagnostic;
 use wasm_bindgen::prelude::*;
 
+use crate::boundary;
 use crate::convert::{self, Source};
 use crate::error::ApiError;
 use crate::options::OptionsObject;
@@ -21,7 +22,7 @@ pub fn validate_dataset(
     let options = OptionsObject::read(options, "options", &["config"])?;
     let source = convert::dataset_source(&dataset, "dataset")?;
     let config = convert::config_value(&options.get("config"), "options.config")?;
-    convert::to_js(&validation(source, config.as_ref()))
+    boundary::to_js(&validation(source, config.as_ref()))
 }
 
 /// What `validate` reports for `source`.

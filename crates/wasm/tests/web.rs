@@ -19,7 +19,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 const DOCUMENT: &str = include_str!("../../../examples/m365-demo.json");
 
 fn to_json(value: &JsValue) -> Value {
-    let text = agenteval_wasm::convert::json_text(value).expect("a JSON-compatible value");
+    let text = agenteval_wasm::boundary::json_text(value).expect("a JSON-compatible value");
     serde_json::from_str(&text).expect("JSON")
 }
 
@@ -126,8 +126,8 @@ async fn custom_evaluators_results_are_validated_like_any_other() {
             Function::new_no_args("throw new Error('boom')").into(),
         ),
     ]);
-    let item =
-        agenteval_wasm::convert::to_js(&json!({"prompt": "p", "response": "hello"})).expect("item");
+    let item = agenteval_wasm::boundary::to_js(&json!({"prompt": "p", "response": "hello"}))
+        .expect("item");
     let selection: JsValue = Array::of3(&"good".into(), &"bad".into(), &"thrower".into()).into();
     let outcome = JsFuture::from(score_item(
         item,
