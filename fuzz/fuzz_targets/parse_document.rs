@@ -3,12 +3,14 @@
 //! document path, which must accept exactly the current-form documents the whole path accepts
 //! (apart from those its one-pass check leaves undecided, which are read whole), write the same
 //! bytes, and give the same run report (streamed, and through a session reading one item at a
-//! time). Any panic is a bug.
+//! time). It also prepares every judge call the dataset asks for (the judges' input validation,
+//! rendering and prompts; no call is made). Any panic is a bug.
 
 #![no_main]
 
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset};
+use agenteval_core::judge::{Endpoint, EndpointKind};
 use agenteval_core::{engine, stream};
 use agenteval_core::report::{self, m365_document};
 use libfuzzer_sys::fuzz_target;
@@ -18,7 +20,16 @@ fuzz_target!(|data: &[u8]| {
         {"name": "f1", "evaluator_name": "builtin.f1_score"},
         {"name": "nav", "evaluator_name": "builtin.task_navigation_efficiency"},
         {"name": "docs", "evaluator_name": "builtin.document_retrieval"},
-        {"name": "rouge", "evaluator_name": "builtin.rouge_score", "initialization_parameters": {"rouge_type": "rougeL"}}
+        {"name": "rouge", "evaluator_name": "builtin.rouge_score", "initialization_parameters": {"rouge_type": "rougeL"}},
+        {"name": "relevance", "evaluator_name": "builtin.relevance"},
+        {"name": "grounded", "evaluator_name": "builtin.groundedness"},
+        {"name": "calls", "evaluator_name": "builtin.tool_call_accuracy"},
+        {"name": "selection", "evaluator_name": "builtin.tool_selection"},
+        {"name": "inputs", "evaluator_name": "builtin.tool_input_accuracy"},
+        {"name": "outputs", "evaluator_name": "builtin.tool_output_utilization"},
+        {"name": "success", "evaluator_name": "builtin.tool_call_success"},
+        {"name": "adherence", "evaluator_name": "builtin.task_adherence"},
+        {"name": "similar", "evaluator_name": "builtin.similarity"}
     ]});
     let outline = std::str::from_utf8(data).ok().and_then(DocumentOutline::read);
     let Ok(loaded) = dataset::load(data, Some(&config)) else {
@@ -57,9 +68,31 @@ fuzz_target!(|data: &[u8]| {
         }
         (Dataset::Foundry(_), None) => {}
     }
+    prepare_judge_calls(&loaded.dataset);
     let _ = report::to_json(&run);
     let _ = report::csv::write(&run);
     let _ = report::junit::write(&run, "fuzz");
     let _ = report::markdown::write(&run);
     let _ = report::html::write(&run, "fuzz");
 });
+
+/// Steps a judged session over the dataset: every judge call is prepared (and its cache key
+/// computed) but none is made; the entries end with the errors of missing judge results.
+fn prepare_judge_calls(dataset: &Dataset) {
+    let endpoint = Endpoint::new(EndpointKind::OpenAi, "http://fuzz.test/v1", "m").expect("valid");
+    let mut session = engine::Session::borrowed(dataset, Vec::new()).with_judge();
+    while let Some(next) = session.next_entry() {
+        let outcome = match next {
+            engine::Next::Ready(outcome) => outcome,
+            engine::Next::Pending(pending) => {
+                for call in &pending.judge_calls {
+                    for request in call.requests() {
+                        assert_eq!(request.cache_key(&endpoint).len(), 64);
+                    }
+                }
+                pending.resolve(Vec::new(), Vec::new())
+            }
+        };
+        session.record(outcome);
+    }
+}
