@@ -197,7 +197,7 @@ mod tests {
     use crate::judge::endpoint::{Endpoint, EndpointKind};
     use crate::judge::http::FixedCredential;
     use crate::judge::schedule::Policy;
-    use crate::judge::testing::{completion, ManualClock, ScriptedTransport};
+    use crate::judge::testing::{completion, request, ManualClock, ScriptedTransport};
     use crate::judge::Cancel;
     use crate::outcome::ErrorCode;
 
@@ -342,7 +342,6 @@ mod tests {
 
     #[test]
     fn a_conversation_makes_one_call_per_judged_turn_and_combines_them() {
-        use crate::judge::request::{ChatMessage, ModelParams, PromptId, Role};
         use crate::judge::verdict::{Extra, Reading, Scale};
         use crate::judge::TurnCall;
         let transport = ScriptedTransport::new(|request, _| {
@@ -364,22 +363,6 @@ mod tests {
             &credentials,
             Policy::default(),
         );
-        let request = |text: &str| JudgeRequest {
-            prompt: PromptId {
-                name: "relevance",
-                version: 1,
-            },
-            model: None,
-            messages: vec![ChatMessage {
-                role: Role::User,
-                content: text.to_owned(),
-            }],
-            params: ModelParams {
-                temperature: 0.0,
-                max_tokens: 800,
-                seed: None,
-            },
-        };
         let call = JudgeCall {
             label: "relevance".into(),
             request: request("turn one"),

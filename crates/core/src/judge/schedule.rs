@@ -468,27 +468,9 @@ mod tests {
     use super::*;
     use crate::judge::endpoint::EndpointKind;
     use crate::judge::http::{Credential, FixedCredential, HttpRequest};
-    use crate::judge::request::{ChatMessage, ModelParams, PromptId, Role};
-    use crate::judge::testing::{completion, status, ManualClock, Scripted, ScriptedTransport};
-
-    fn request(text: &str) -> JudgeRequest {
-        JudgeRequest {
-            prompt: PromptId {
-                name: "relevance",
-                version: 1,
-            },
-            model: None,
-            messages: vec![ChatMessage {
-                role: Role::User,
-                content: text.to_owned(),
-            }],
-            params: ModelParams {
-                temperature: 0.0,
-                max_tokens: 100,
-                seed: None,
-            },
-        }
-    }
+    use crate::judge::testing::{
+        completion, request, status, ManualClock, Scripted, ScriptedTransport,
+    };
 
     fn endpoint() -> Endpoint {
         Endpoint::new(EndpointKind::Azure, "https://judge.test", "gpt-4o").unwrap()

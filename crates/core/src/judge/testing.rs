@@ -5,6 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::time::Duration;
 
 use super::http::{Clock, HttpRequest, HttpResponse, LocalFuture, Transport, TransportError};
+use super::request::{ChatMessage, JudgeRequest, ModelParams, PromptId, Role};
 
 /// A clock whose `sleep`, once polled, advances its time and resolves at once; sleeps of
 /// `hang_from` or longer never end.
@@ -102,5 +103,25 @@ pub fn status(code: u16, headers: &[(&str, &str)]) -> HttpResponse {
             .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
             .collect(),
         body: format!(r#"{{"error": {{"code": "{code}", "message": "status {code}"}}}}"#),
+    }
+}
+
+/// A Relevance request whose one user message is `text`.
+pub fn request(text: &str) -> JudgeRequest {
+    JudgeRequest {
+        prompt: PromptId {
+            name: "relevance",
+            version: 1,
+        },
+        model: None,
+        messages: vec![ChatMessage {
+            role: Role::User,
+            content: text.to_owned(),
+        }],
+        params: ModelParams {
+            temperature: 0.0,
+            max_tokens: 100,
+            seed: None,
+        },
     }
 }
