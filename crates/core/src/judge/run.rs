@@ -195,7 +195,7 @@ mod tests {
     use super::*;
     use crate::dataset;
     use crate::judge::endpoint::{Endpoint, EndpointKind};
-    use crate::judge::http::FixedCredential;
+    use crate::judge::http::{FixedCredential, Transport};
     use crate::judge::schedule::Policy;
     use crate::judge::testing::{completion, request, ManualClock, ScriptedTransport};
     use crate::judge::Cancel;
@@ -215,8 +215,18 @@ mod tests {
         Session::new(loaded.dataset, Vec::new()).with_judge()
     }
 
-    fn endpoint() -> Endpoint {
-        Endpoint::new(EndpointKind::OpenAi, "http://judge.test/v1", "m").unwrap()
+    static NO_CREDENTIAL: FixedCredential = FixedCredential(None);
+
+    /// A scheduler of calls to a keyless OpenAI-compatible endpoint, with the default policy.
+    fn scheduler<'a>(transport: &'a dyn Transport, clock: &'a ManualClock) -> Scheduler<'a> {
+        let endpoint = Endpoint::new(EndpointKind::OpenAi, "http://judge.test/v1", "m").unwrap();
+        Scheduler::new(
+            endpoint,
+            transport,
+            clock,
+            &NO_CREDENTIAL,
+            Policy::default(),
+        )
     }
 
     #[test]
@@ -228,14 +238,7 @@ mod tests {
             ))))
         });
         let clock = ManualClock::default();
-        let credentials = FixedCredential(None);
-        let scheduler = Scheduler::new(
-            endpoint(),
-            &transport,
-            &clock,
-            &credentials,
-            Policy::default(),
-        );
+        let scheduler = scheduler(&transport, &clock);
         let mut session = session(&["Paris.", "slow Paris", "Paris!", "  "]);
         let mut seen = Vec::new();
         block_on(run(
@@ -286,15 +289,7 @@ mod tests {
             Some(Ok(completion("{\"score\": 4}")))
         });
         let clock = ManualClock::hanging_from(Duration::from_secs(1));
-        let credentials = FixedCredential(None);
-        let scheduler = Scheduler::new(
-            endpoint(),
-            &transport,
-            &clock,
-            &credentials,
-            Policy::default(),
-        )
-        .with_cancel(cancel.clone());
+        let scheduler = scheduler(&transport, &clock).with_cancel(cancel.clone());
         let mut session = session(&["zzhang on", "Paris.", "zzstop Paris", "Paris?"]);
         block_on(run(&mut session, &scheduler, None, &mut |_, _| {}));
         let report = session.finish();
@@ -355,14 +350,7 @@ mod tests {
             ))))
         });
         let clock = ManualClock::default();
-        let credentials = FixedCredential(None);
-        let scheduler = Scheduler::new(
-            endpoint(),
-            &transport,
-            &clock,
-            &credentials,
-            Policy::default(),
-        );
+        let scheduler = scheduler(&transport, &clock);
         let call = JudgeCall {
             label: "relevance".into(),
             request: request("turn one"),

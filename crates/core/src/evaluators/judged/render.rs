@@ -571,29 +571,30 @@ fn system_text(content: Option<&Value>) -> Option<Option<String>> {
 /// and, with `with_tools`, its `[TOOL_CALL]` / `[TOOL_RESULT]` lines. `Some("")` for nothing
 /// (`null`, `[]`); `None` where the reference falls back to the raw input.
 pub fn agent_response_text(response: &Value, with_tools: bool) -> Option<String> {
-    match response {
-        Value::Null => Some(String::new()),
-        Value::Array(list) if list.is_empty() => Some(String::new()),
-        Value::Array(list) => {
-            let messages: Vec<&Map<String, Value>> =
-                list.iter().map(Value::as_object).collect::<Option<_>>()?;
-            let lines = agent_lines(&messages, true, with_tools, Arguments::Formatted)?;
-            (!lines.is_empty()).then(|| lines.join("\n"))
-        }
-        _ => None,
-    }
+    agent_lines_text(response, true, with_tools, Arguments::Formatted)
 }
 
 /// ToolCallSuccess's `_reformat_tool_calls_results`: only `[TOOL_CALL]` lines (every argument
 /// value quoted) and their `[TOOL_RESULT]` lines; `None` where the reference falls back.
 pub fn tool_call_results(response: &Value) -> Option<String> {
+    agent_lines_text(response, false, true, Arguments::Quoted)
+}
+
+/// A response's agent lines joined: `Some("")` for nothing (`null`, `[]`), `None` where the
+/// reference falls back to the raw input (not a list of message objects, or no line at all).
+fn agent_lines_text(
+    response: &Value,
+    with_text: bool,
+    with_tools: bool,
+    arguments: Arguments,
+) -> Option<String> {
     match response {
         Value::Null => Some(String::new()),
         Value::Array(list) if list.is_empty() => Some(String::new()),
         Value::Array(list) => {
             let messages: Vec<&Map<String, Value>> =
                 list.iter().map(Value::as_object).collect::<Option<_>>()?;
-            let lines = agent_lines(&messages, false, true, Arguments::Quoted)?;
+            let lines = agent_lines(&messages, with_text, with_tools, arguments)?;
             (!lines.is_empty()).then(|| lines.join("\n"))
         }
         _ => None,
