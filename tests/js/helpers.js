@@ -28,6 +28,9 @@ const TYPES = {
   ".mjs": "text/javascript",
   ".wasm": "application/wasm",
   ".json": "application/json",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
   ".jsonl": "application/jsonl",
 };
 

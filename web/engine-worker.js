@@ -1,0 +1,313 @@
+// The page's engine: a module Web Worker that runs the agenteval package (`pkg/`) off the main
+// thread, so the page never freezes. It keeps the open dataset and the last run (an `Evaluation`,
+// for exports byte for byte what the CLI writes), streams compact rows to the page, and answers
+// the item view, text search and exports from what it keeps.
+//
+// Protocol: requests `{id, method, args}`; replies `{id, type: "done", value}`,
+// `{id, type: "error", error}`, and during a run `{id, type: "rows", rows}` and
+// `{id, type: "progress", progress}`. `{id, method: "cancel"}` aborts run `id`.
+// The first request is `boot` with where the two WebAssembly modules are: URLs (served page) or
+// their bytes (the offline file, which has no URL to fetch them from).
+
+import init from "../pkg/agenteval_wasm.js";
+import { modules } from "../pkg/modules.js";
+import { compactRow, entryTags, inputOf, searchText } from "./lib/entries.js";
+import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
+import { openStore } from "./lib/store.js";
+
+let api;
+let opened;
+let evaluation;
+let outcomes = [];
+let lastJudge;
+const controllers = new Map();
+
+async function boot({ wasm, judgeWasm }) {
+  await init({ module_or_path: wasm });
+  modules.loadJudge = async () => {
+    const judge = await import("../pkg/agenteval_judge.js");
+    await judge.default({ module_or_path: judgeWasm });
+    return judge;
+  };
+  api = await import("../pkg/api.js");
+  return { version: api.version(), evaluators: api.evaluators() };
+}
+
+/** Reads a dataset: validation, and, when it already carries scores, the report they make. */
+function open({ bytes, name, config }) {
+  evaluation?.free();
+  evaluation = undefined;
+  outcomes = [];
+  const data = new Uint8Array(bytes);
+  const options = config ? { config } : undefined;
+  const validation = api.validate(data, options);
+  opened = { data, name, config, parsed: undefined };
+  let stored;
+  if (typeof api.readReport === "function") {
+    try {
+      stored = api.readReport(data);
+    } catch {
+      stored = undefined;
+    }
+  }
+  if (stored) outcomes = stored.items;
+  return { validation, stored: stored && { ...stored, items: stored.items.map(compactRow) } };
+}
+
+/** The parsed dataset, for the item view and search (parsed once, on first need). */
+function parsed() {
+  if (!opened) throw misuse("no dataset is open");
+  if (opened.parsed === undefined) {
+    const text = new TextDecoder().decode(opened.data);
+    try {
+      opened.parsed = { value: JSON.parse(text) };
+    } catch {
+      opened.parsed = { rows: text.split(/\r?\n/).filter((line) => line.trim() !== "").map(safeParse) };
+    }
+  }
+  return opened.parsed;
+}
+
+function safeParse(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return { unreadable: line };
+  }
+}
+
+/** The rows of `outcomes` with their entries' tags. */
+function rowsOf(list) {
+  const source = parsed();
+  return list.map((outcome) => ({ ...compactRow(outcome), tags: entryTags(source, outcome) }));
+}
+
+/**
+ * Scores the open dataset, streaming rows to the page. With `persist`, the run (the dataset's
+ * bytes, the judge settings without any key) and its outcomes are written to IndexedDB as they
+ * arrive, so a reload can show and resume it.
+ */
+async function run(id, { judge, runId, persist }, signal) {
+  if (!opened) throw misuse("no dataset is open");
+  evaluation?.free();
+  evaluation = undefined;
+  outcomes = [];
+  lastJudge = judge;
+  const source = parsed();
+  const store = persist ? await openStore().catch(() => undefined) : undefined;
+  const record = store && {
+    id: runId,
+    name: persist.name,
+    judge: persist.judge ?? null,
+    startedAt: persist.startedAt,
+    status: "running",
+    dataset: opened.data,
+    config: opened.config ?? null,
+  };
+  if (store) {
+    await store.clearOutcomes(runId).catch(() => {});
+    await store.putRun(record).catch(() => {});
+  }
+  let batch = [];
+  let stored = [];
+  let writing = Promise.resolve();
+  let flushed = performance.now();
+  const flush = () => {
+    if (batch.length > 0) self.postMessage({ id, type: "rows", rows: batch });
+    if (store && stored.length > 0) {
+      const outcomesToStore = stored;
+      writing = writing.then(() => store.putOutcomes(runId, outcomesToStore)).catch(() => {});
+    }
+    batch = [];
+    stored = [];
+    flushed = performance.now();
+  };
+  const options = {
+    signal,
+    onResult: (outcome) => {
+      outcomes.push(outcome);
+      const row = compactRow(outcome);
+      row.tags = entryTags(source, outcome);
+      batch.push(row);
+      stored.push(outcome);
+      if (performance.now() - flushed > 50) flush();
+    },
+    onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
+  };
+  if (opened.config) options.config = opened.config;
+  if (judge) options.judge = judge;
+  let status = "cancelled";
+  try {
+    evaluation = await api.evaluate(opened.data, options);
+    status = evaluation.report.judge?.not_reached?.length ? "cancelled" : "done";
+  } finally {
+    flush();
+    if (store) {
+      await writing;
+      const summary = evaluation?.report.summary;
+      await store
+        .putRun({ ...record, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } })
+        .catch(() => {});
+    }
+  }
+  const { items, ...report } = evaluation.report;
+  return report;
+}
+
+/** Opens stored run `runId`'s dataset and returns its stored rows, for the page to show or resume. */
+async function restore(runId) {
+  const store = await openStore();
+  const record = await store.getRun(runId);
+  if (!record) throw misuse(`run ${runId}: not on this device`);
+  const { validation } = open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
+  outcomes = await store.getOutcomes(runId);
+  const { dataset, ...run } = record;
+  lastJudge = record.judge ? { ...record.judge } : undefined;
+  delete lastJudge?.hasKey;
+  return { validation, rows: rowsOf(outcomes), run };
+}
+
+/** The rows of stored run `runId` (to compare with). */
+async function storedRows(runId) {
+  const store = await openStore();
+  const stored = await store.getOutcomes(runId);
+  return stored.map(compactRow);
+}
+
+/** The rows of a scored file: a run report JSON, a scored document or runevals results. */
+function readStored(bytes) {
+  const data = new Uint8Array(bytes);
+  try {
+    const value = JSON.parse(new TextDecoder().decode(data));
+    if (value && Array.isArray(value.items) && value.summary && typeof value.tool === "string") return value.items.map(compactRow);
+  } catch {
+    // Not a run report; the package reads the other shapes.
+  }
+  if (typeof api.readReport !== "function") throw misuse("this build cannot read scored files");
+  return api.readReport(data).items.map(compactRow);
+}
+
+/** The spot a diagnostic's location names, with the lines around it. */
+function excerpt(location) {
+  if (!opened) return null;
+  const text = (opened.text ??= new TextDecoder().decode(opened.data));
+  let spot;
+  if (location.kind === "lineColumn") spot = { line: location.line, column: location.column };
+  else if (location.kind === "pointer") {
+    const jsonLines = location.line && !text.trimStart().startsWith("{") && !text.trimStart().startsWith("[");
+    spot = jsonLines ? { line: location.line, column: 1 } : lineColumn(text, pointerOffset(text, location.pointer));
+  } else return null;
+  const lines = linesAround(text, spot.line);
+  const here = lines.find((entry) => entry.number === spot.line);
+  if (here && spot.column > 200) {
+    const full = nthLine(text, spot.line);
+    const from = spot.column - 120;
+    here.text = full.slice(from, from + 300);
+    spot = { ...spot, shownColumn: 121 };
+  }
+  return { ...spot, column: spot.shownColumn ?? spot.column, line: spot.line, lines, actualColumn: spot.column };
+}
+
+function nthLine(text, line) {
+  let start = 0;
+  for (let number = 1; number < line; number += 1) {
+    const next = text.indexOf("\n", start);
+    if (next === -1) return "";
+    start = next + 1;
+  }
+  const end = text.indexOf("\n", start);
+  return text.slice(start, end === -1 ? text.length : end);
+}
+
+/** One entry in full: its input as the dataset writes it, and its outcome. */
+function entry(position) {
+  const outcome = outcomes[position];
+  if (!outcome) throw misuse(`entry ${position}: no such entry`);
+  return { outcome, input: inputOf(parsed(), outcome) };
+}
+
+/** Positions of the entries whose input or reasons contain `text` (case-insensitive). */
+function search(text) {
+  const needle = text.toLowerCase();
+  const source = parsed();
+  const found = [];
+  outcomes.forEach((outcome, position) => {
+    if (searchText(source, outcome).includes(needle)) found.push(position);
+  });
+  return Uint32Array.from(found);
+}
+
+/** The run in `format`, as the CLI writes it; a restored run is scored again first (judge answers from the cache). */
+async function exported(format, options) {
+  if (!opened) throw misuse("export: open a dataset first");
+  if (!evaluation) {
+    const again = {};
+    if (opened.config) again.config = opened.config;
+    if (lastJudge) again.judge = lastJudge;
+    evaluation = await api.evaluate(opened.data, again);
+  }
+  return evaluation.render(format, options);
+}
+
+/** One judged call with a tiny item, to check the endpoint, model and key. */
+async function testJudge(judge) {
+  const outcome = await api.scoreItem(
+    { prompt: "What is the capital of France?", response: "Paris is the capital of France." },
+    { Relevance: {} },
+    { judge: { ...judge, retries: 0, cache: false } },
+  );
+  return outcome.results[0];
+}
+
+function misuse(message) {
+  return Object.assign(new Error(message), { name: "AgentEvalError", code: "invalidArgument" });
+}
+
+function errorData(error) {
+  return {
+    name: error?.name ?? "Error",
+    message: error?.message ?? String(error),
+    code: error?.code,
+    diagnostics: error?.diagnostics,
+  };
+}
+
+const methods = {
+  boot,
+  open,
+  run,
+  entry,
+  search,
+  export: exported,
+  testJudge,
+  restore,
+  storedRows,
+  readStored,
+  excerpt,
+  version: () => api.version(),
+};
+
+let booted;
+
+self.addEventListener("message", async ({ data }) => {
+  const { id, method, args = [] } = data ?? {};
+  if (method === "cancel") {
+    controllers.get(id)?.abort(new DOMException("cancelled by the user", "AbortError"));
+    return;
+  }
+  const controller = new AbortController();
+  controllers.set(id, controller);
+  try {
+    const handler = methods[method];
+    if (!handler) throw misuse(`method: unknown ${method}`);
+    if (method === "boot") booted = boot(...args);
+    else await booted;
+    const value =
+      method === "boot" ? await booted : method === "run" ? await run(id, args[0] ?? {}, controller.signal) : await handler(...args);
+    self.postMessage({ id, type: "done", value });
+  } catch (error) {
+    self.postMessage({ id, type: "error", error: errorData(error) });
+  } finally {
+    controllers.delete(id);
+  }
+});

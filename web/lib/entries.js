@@ -1,0 +1,73 @@
+// What the page needs of one report entry (an item, a thread turn or a Foundry row): its compact
+// row for the table and charts, its input as the dataset writes it, its tags, and the text that
+// the table's search looks in. Used by the engine worker; pure functions of plain data.
+
+/** Outcome codes of the compact rows, in the order the table sorts them. */
+export const STATUSES = ["error", "fail", "partial", "pass", "skipped"];
+
+/** `{index, turn, status, results: [{evaluator, result, score}]}`: what the table and charts show. */
+export function compactRow(outcome) {
+  return {
+    index: outcome.index,
+    turn: outcome.turn ?? null,
+    status: outcome.status,
+    results: outcome.results.map((result) => ({
+      evaluator: result.evaluator,
+      result: result.result,
+      score: typeof result.score === "number" ? result.score : null,
+    })),
+  };
+}
+
+/** The records of a dataset: M365 `items`, a legacy array, Foundry `data` or JSON Lines rows. */
+function records(source) {
+  if (source.rows) return source.rows.filter((row) => !isConfig(row));
+  const value = source.value;
+  if (Array.isArray(value)) return value;
+  if (value && typeof value === "object") {
+    if (Array.isArray(value.items)) return value.items;
+    if (Array.isArray(value.prompts)) return value.prompts;
+    if (Array.isArray(value.data)) return value.data;
+  }
+  return [];
+}
+
+function isConfig(row) {
+  return row && typeof row === "object" && !Array.isArray(row) && "testing_criteria" in row && !("query" in row);
+}
+
+/** The item (or thread turn, or row) `outcome` scored, as the dataset writes it. */
+export function inputOf(source, outcome) {
+  const record = records(source)[outcome.index];
+  if (record === undefined || record === null) return null;
+  if (outcome.turn !== null && outcome.turn !== undefined && Array.isArray(record.turns)) {
+    return { thread: record.name ?? null, ...record.turns[outcome.turn] };
+  }
+  return record;
+}
+
+/** Tags of the entry: the item's and, for a turn, the turn's own. */
+export function entryTags(source, outcome) {
+  const record = records(source)[outcome.index];
+  const tags = new Set(stringList(record?.tags));
+  if (outcome.turn !== null && outcome.turn !== undefined) {
+    for (const tag of stringList(record?.turns?.[outcome.turn]?.tags)) tags.add(tag);
+  }
+  return [...tags];
+}
+
+function stringList(value) {
+  return Array.isArray(value) ? value.filter((tag) => typeof tag === "string") : [];
+}
+
+/** Lower-cased text of the entry's input and its results' reasons, for the table's search. */
+export function searchText(source, outcome) {
+  const input = inputOf(source, outcome);
+  const parts = [];
+  if (input) parts.push(JSON.stringify(input));
+  for (const result of outcome.results) {
+    if (result.reason) parts.push(result.reason);
+    if (result.error?.message) parts.push(result.error.message);
+  }
+  return parts.join("\n").toLowerCase();
+}

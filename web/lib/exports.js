@@ -1,0 +1,37 @@
+// Exports: which formats apply to a dialect (as the CLI's `--format` allows them), and saving one
+// as a download. The text comes from the engine, byte for byte what the CLI writes.
+
+const FORMATS = [
+  { format: "document", label: "Scored document (JSON)", extension: "scored.json", type: "application/json", dialects: ["m365"] },
+  { format: "foundry", label: "Foundry rows (JSONL)", extension: "scored.jsonl", type: "application/jsonl", dialects: ["foundry"] },
+  { format: "report", label: "Run report (JSON)", extension: "report.json", type: "application/json" },
+  { format: "csv", label: "CSV", extension: "csv", type: "text/csv" },
+  { format: "junit", label: "JUnit XML", extension: "junit.xml", type: "application/xml" },
+  { format: "md", label: "Markdown", extension: "md", type: "text/markdown" },
+  { format: "html", label: "HTML report", extension: "html", type: "text/html" },
+];
+
+/** The formats that apply to `dialect` (all of them when it is unknown). */
+export function exportFormats(dialect) {
+  return FORMATS.filter((entry) => !entry.dialects || !dialect || entry.dialects.includes(dialect));
+}
+
+/** The download's file name: the dataset's name without its extension, then the format's. */
+export function exportName(datasetName, format) {
+  const entry = FORMATS.find((candidate) => candidate.format === format);
+  const base = (datasetName || "dataset").replace(/\.(json|jsonl|ndjson|csv|txt)$/i, "").replace(/[^\w.-]+/g, "_") || "dataset";
+  return `${base}.${entry?.extension ?? format}`;
+}
+
+/** Saves `text` as a download named after the dataset and the format. */
+export function downloadExport(datasetName, format, text) {
+  const entry = FORMATS.find((candidate) => candidate.format === format);
+  const url = URL.createObjectURL(new Blob([text], { type: entry?.type ?? "text/plain" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = exportName(datasetName, format);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

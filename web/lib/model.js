@@ -1,0 +1,156 @@
+// The results the page shows, built from compact rows (`entries.js`): the evaluators in the order
+// they first appear, counts per status and per evaluator, score lists for the charts, tags, and
+// the filtered, sorted view the table shows. Pure data; no DOM.
+
+export class Results {
+  constructor(rows = []) {
+    this.rows = [];
+    this.evaluators = [];
+    this.columns = new Map();
+    this.tags = new Set();
+    this.append(rows);
+  }
+
+  /** Adds rows as they arrive from a run. */
+  append(rows) {
+    for (const row of rows) {
+      row.position = this.rows.length;
+      this.rows.push(row);
+      for (const result of row.results) {
+        if (!this.columns.has(result.evaluator)) {
+          this.columns.set(result.evaluator, this.evaluators.length);
+          this.evaluators.push(result.evaluator);
+        }
+      }
+      for (const tag of row.tags ?? []) this.tags.add(tag);
+    }
+  }
+
+  /** `row`'s result of `evaluator`, or undefined when it did not run there. */
+  static resultOf(row, evaluator) {
+    return row.results.find((result) => result.evaluator === evaluator);
+  }
+
+  /** Counts of entries by status, and per evaluator: pass, fail, error, skipped, pass rate, scores. */
+  summary() {
+    const entries = { total: this.rows.length, pass: 0, fail: 0, partial: 0, error: 0, skipped: 0 };
+    const evaluators = new Map(
+      this.evaluators.map((name) => [name, { name, pass: 0, fail: 0, error: 0, skipped: 0, scores: [] }]),
+    );
+    for (const row of this.rows) {
+      if (row.status in entries) entries[row.status] += 1;
+      for (const result of row.results) {
+        const counts = evaluators.get(result.evaluator);
+        if (result.result in counts) counts[result.result] += 1;
+        if (result.score !== null && (result.result === "pass" || result.result === "fail")) counts.scores.push(result.score);
+      }
+    }
+    for (const counts of evaluators.values()) {
+      const decided = counts.pass + counts.fail;
+      counts.passRate = decided > 0 ? counts.pass / decided : null;
+    }
+    const decided = entries.pass + entries.fail + entries.partial;
+    entries.passRate = decided > 0 ? entries.pass / decided : null;
+    return { entries, evaluators: [...evaluators.values()] };
+  }
+
+  /** Per tag: entries by status. Entries without tags count under "(no tag)". */
+  byTag() {
+    const tags = new Map();
+    for (const row of this.rows) {
+      const names = row.tags?.length ? row.tags : ["(no tag)"];
+      for (const tag of names) {
+        if (!tags.has(tag)) tags.set(tag, { tag, pass: 0, fail: 0, partial: 0, error: 0, skipped: 0 });
+        const counts = tags.get(tag);
+        if (row.status in counts) counts[row.status] += 1;
+      }
+    }
+    return [...tags.values()].sort((a, b) => a.tag.localeCompare(b.tag));
+  }
+
+  /**
+   * Positions of the rows that pass `filter` (`{status, evaluator, tag, matches}`: `matches` a set
+   * of positions from the engine's text search), sorted by `sort` (`{key: "index" | "status" |
+   * evaluator name, descending}`).
+   */
+  view(filter = {}, sort = { key: "index", descending: false }) {
+    const { status, evaluator, tag, matches } = filter;
+    const positions = [];
+    for (const row of this.rows) {
+      if (matches && !matches.has(row.position)) continue;
+      if (tag && !(row.tags ?? []).includes(tag)) continue;
+      if (evaluator) {
+        const result = Results.resultOf(row, evaluator);
+        if (!result) continue;
+        if (status && result.result !== status) continue;
+      } else if (status && row.status !== status) {
+        continue;
+      }
+      positions.push(row.position);
+    }
+    const compare = comparator(this.rows, sort.key);
+    positions.sort((a, b) => (sort.descending ? compare(b, a) : compare(a, b)) || a - b);
+    return positions;
+  }
+}
+
+const STATUS_ORDER = { error: 0, fail: 1, partial: 2, skipped: 3, pass: 4 };
+
+function comparator(rows, key) {
+  if (key === "index") return (a, b) => rows[a].index - rows[b].index || (rows[a].turn ?? -1) - (rows[b].turn ?? -1);
+  if (key === "status") return (a, b) => STATUS_ORDER[rows[a].status] - STATUS_ORDER[rows[b].status];
+  const value = (position) => {
+    const result = Results.resultOf(rows[position], key);
+    if (!result) return -Infinity;
+    return result.score ?? (result.result === "pass" ? 1 : result.result === "fail" ? 0 : -1);
+  };
+  return (a, b) => value(a) - value(b);
+}
+
+/** The entry's label: "3" for an item or row, "5 · turn 2" for a thread turn (both 1-based). */
+export function entryLabel(row) {
+  return row.turn === null || row.turn === undefined ? `${row.index + 1}` : `${row.index + 1} · turn ${row.turn + 1}`;
+}
+
+/**
+ * Two runs side by side, matched by item and turn: the entries whose verdict changed, and per
+ * evaluator the pass rates and mean scores of both and their deltas.
+ */
+export function compareRuns(baseline, current) {
+  const key = (row) => `${row.index}/${row.turn ?? ""}`;
+  const before = new Map(baseline.rows.map((row) => [key(row), row]));
+  const changed = [];
+  for (const row of current.rows) {
+    const old = before.get(key(row));
+    if (!old) {
+      changed.push({ row, old: null, evaluators: [] });
+      continue;
+    }
+    const evaluators = [];
+    for (const result of row.results) {
+      const previous = Results.resultOf(old, result.evaluator);
+      if (!previous || previous.result !== result.result) {
+        evaluators.push({ evaluator: result.evaluator, before: previous?.result ?? null, after: result.result });
+      }
+    }
+    if (old.status !== row.status || evaluators.length > 0) changed.push({ row, old, evaluators });
+  }
+  const mean = (list) => (list.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null);
+  const a = new Map(baseline.summary().evaluators.map((entry) => [entry.name, entry]));
+  const b = new Map(current.summary().evaluators.map((entry) => [entry.name, entry]));
+  const names = [...new Set([...a.keys(), ...b.keys()])];
+  const evaluators = names.map((name) => {
+    const old = a.get(name);
+    const now = b.get(name);
+    const rate = [old?.passRate ?? null, now?.passRate ?? null];
+    const score = [mean(old?.scores ?? []), mean(now?.scores ?? [])];
+    return {
+      name,
+      passRate: rate,
+      passRateDelta: rate[0] !== null && rate[1] !== null ? rate[1] - rate[0] : null,
+      meanScore: score,
+      meanScoreDelta: score[0] !== null && score[1] !== null ? score[1] - score[0] : null,
+    };
+  });
+  return { changed, evaluators };
+}

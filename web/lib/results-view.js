@@ -1,0 +1,282 @@
+// The results view: summary cards, charts, filters and the virtualised table, the item view, and
+// the comparison with another run. The page and the embeddable element (`embed.js`) both use it;
+// it reads entries through a `source` (`{entry(position), search(text)}`) and never touches the
+// engine or the page's state directly.
+
+import { h, percent, replace } from "./dom.js";
+import { histogram, passRateChart, tagChart } from "./charts.js";
+import { ItemView } from "./item-view.js";
+import { compareRuns, entryLabel, Results } from "./model.js";
+import { ResultsTable } from "./table.js";
+
+const STATUS_FILTERS = ["pass", "fail", "partial", "error", "skipped"];
+
+function select(label, id, options, onchange) {
+  return h(
+    "label",
+    { class: "field" },
+    label,
+    h("select", { id, onchange: (event) => onchange(event.target.value) }, options.map(([value, text]) => h("option", { value }, text))),
+  );
+}
+
+function card(name, label, value, detail) {
+  return h(
+    "div",
+    { class: `card card-${name}`, "data-summary": name },
+    h("div", { class: "card-value" }, String(value)),
+    h("div", { class: "card-label" }, label),
+    detail ? h("div", { class: "card-detail" }, detail) : null,
+  );
+}
+
+export class ResultsView {
+  /** `source` answers `entry(position)` and `search(text)`; both may be absent (no item view, no search). */
+  constructor(source = {}) {
+    this.source = source;
+    this.results = new Results();
+    this.filter = { status: "", evaluator: "", tag: "", text: "" };
+    this.sort = { key: "index", descending: false };
+    this.histogramOf = "";
+    this.summary = h("section", { class: "summary", id: "summary", "aria-label": "Summary" });
+    this.charts = h("section", { class: "charts", "aria-label": "Charts" });
+    this.count = h("p", { class: "table-count", id: "table-count", "aria-live": "polite" });
+    this.table = new ResultsTable({
+      onOpen: (position) => this.open(position),
+      onSort: (key) => this.sortBy(key),
+    });
+    this.item = new ItemView();
+    this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
+    this.filters = h("div", { class: "filters", role: "search" });
+    this.element = h(
+      "div",
+      { class: "results-view" },
+      this.summary,
+      this.charts,
+      this.compareBox,
+      h("section", { class: "table-section", "aria-label": "Entries" }, h("h2", {}, "Entries"), this.filters, this.count, this.table.element),
+      this.item.dialog,
+    );
+    this.drawFilters();
+    this.dirty = false;
+  }
+
+  /** Replaces the results. */
+  reset(rows = []) {
+    this.results = new Results(rows);
+    this.filter.matches = undefined;
+    this.drawFilters();
+    this.refresh();
+  }
+
+  /** Adds rows arriving from a run; the view is redrawn at most once a frame. */
+  append(rows) {
+    const evaluators = this.results.evaluators.length;
+    const tags = this.results.tags.size;
+    this.results.append(rows);
+    if (evaluators !== this.results.evaluators.length || tags !== this.results.tags.size) this.drawFilters();
+    if (this.dirty) return;
+    this.dirty = true;
+    requestAnimationFrame(() => {
+      this.dirty = false;
+      this.refresh();
+    });
+  }
+
+  refresh() {
+    const summary = this.results.summary();
+    this.drawSummary(summary);
+    this.drawCharts(summary);
+    this.drawTable();
+  }
+
+  drawSummary({ entries, evaluators }) {
+    replace(
+      this.summary,
+      h("h2", { class: "visually-hidden" }, "Summary"),
+      h(
+        "div",
+        { class: "cards" },
+        card("entries", "entries", entries.total),
+        card("pass", "pass", entries.pass),
+        card("fail", "fail", entries.fail),
+        card("partial", "partial", entries.partial),
+        card("error", "error", entries.error),
+        card("skipped", "skipped", entries.skipped),
+        card("pass-rate", "pass rate", percent(entries.passRate), "pass ÷ (pass + fail + partial)"),
+      ),
+      h(
+        "div",
+        { class: "cards cards-evaluators" },
+        evaluators.map((entry) =>
+          h(
+            "div",
+            { class: "card card-evaluator", "data-evaluator": entry.name },
+            h("div", { class: "card-value" }, percent(entry.passRate)),
+            h("div", { class: "card-label" }, entry.name),
+            h("div", { class: "card-detail" }, `${entry.pass} pass · ${entry.fail} fail · ${entry.error} error · ${entry.skipped} skipped`),
+          ),
+        ),
+      ),
+    );
+  }
+
+  drawCharts({ evaluators }) {
+    const scored = evaluators.filter((entry) => entry.scores.length > 0);
+    if (!scored.some((entry) => entry.name === this.histogramOf)) this.histogramOf = scored[0]?.name ?? "";
+    const chosen = scored.find((entry) => entry.name === this.histogramOf);
+    const chooser = select(
+      "Scores of",
+      "histogram-evaluator",
+      scored.map((entry) => [entry.name, entry.name]),
+      (name) => {
+        this.histogramOf = name;
+        this.drawCharts(this.results.summary());
+      },
+    );
+    chooser.querySelector("select").value = this.histogramOf;
+    replace(
+      this.charts,
+      h("figure", { class: "chart-box" }, h("figcaption", {}, "Pass rate per evaluator"), passRateChart(evaluators)),
+      h(
+        "figure",
+        { class: "chart-box" },
+        h("figcaption", {}, "Score distribution ", scored.length > 0 ? chooser : null),
+        chosen ? histogram(chosen.name, chosen.scores) : h("p", {}, "No scores yet."),
+      ),
+      this.results.tags.size > 0
+        ? h("figure", { class: "chart-box" }, h("figcaption", {}, "Entries by tag"), tagChart(this.results.byTag()))
+        : null,
+    );
+  }
+
+  drawFilters() {
+    const search = h("input", {
+      type: "search",
+      id: "filter-text",
+      placeholder: "prompt, response, reason…",
+      value: this.filter.text,
+    });
+    let timer = 0;
+    search.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.searchFor(search.value), 200);
+    });
+    const status = select("Status", "filter-status", [["", "any"], ...STATUS_FILTERS.map((name) => [name, name])], (value) => {
+      this.filter.status = value;
+      this.drawTable();
+    });
+    const evaluator = select("Evaluator", "filter-evaluator", [["", "any (entry status)"], ...this.results.evaluators.map((name) => [name, name])], (value) => {
+      this.filter.evaluator = value;
+      this.drawTable();
+    });
+    const tag = select("Tag", "filter-tag", [["", "any"], ...[...this.results.tags].sort().map((name) => [name, name])], (value) => {
+      this.filter.tag = value;
+      this.drawTable();
+    });
+    status.querySelector("select").value = this.filter.status;
+    evaluator.querySelector("select").value = this.filter.evaluator;
+    tag.querySelector("select").value = this.filter.tag;
+    replace(
+      this.filters,
+      h("label", { class: "field field-wide" }, "Search", search),
+      status,
+      evaluator,
+      tag,
+    );
+  }
+
+  async searchFor(text) {
+    this.filter.text = text;
+    if (!text.trim() || !this.source.search) {
+      this.filter.matches = undefined;
+    } else {
+      const found = await this.source.search(text.trim());
+      if (this.filter.text !== text) return;
+      this.filter.matches = new Set(found);
+    }
+    this.drawTable();
+  }
+
+  drawTable() {
+    const positions = this.results.view(this.filter, this.sort);
+    this.count.textContent = `${positions.length} of ${this.results.rows.length} entries`;
+    this.table.show(this.results, positions, this.sort);
+  }
+
+  sortBy(key) {
+    this.sort = { key, descending: this.sort.key === key ? !this.sort.descending : false };
+    this.drawTable();
+  }
+
+  async open(position) {
+    if (!this.source.entry) return;
+    this.item.show(await this.source.entry(position));
+  }
+
+  /** Shows how these results differ from `baseline` (a `Results`), labelled `name`. */
+  compareWith(baseline, name) {
+    if (!baseline) {
+      this.compareBox.hidden = true;
+      return;
+    }
+    const { changed, evaluators } = compareRuns(baseline, this.results);
+    const delta = (value, digits = 1, scale = 100) =>
+      value === null ? "–" : `${value > 0 ? "+" : ""}${(value * scale).toFixed(digits)}`;
+    replace(
+      this.compareBox,
+      h("h2", {}, `Compared with ${name}`),
+      h(
+        "table",
+        { class: "deltas", id: "compare-evaluators" },
+        h("caption", {}, "Per evaluator: pass rate and mean score, before → now"),
+        h("thead", {}, h("tr", {}, ["Evaluator", "Pass rate", "Δ pass rate (points)", "Mean score", "Δ mean score"].map((text) => h("th", { scope: "col" }, text)))),
+        h(
+          "tbody",
+          {},
+          evaluators.map((entry) =>
+            h(
+              "tr",
+              { "data-evaluator": entry.name },
+              h("th", { scope: "row" }, entry.name),
+              h("td", {}, `${percent(entry.passRate[0])} → ${percent(entry.passRate[1])}`),
+              h("td", { class: sign(entry.passRateDelta) }, delta(entry.passRateDelta)),
+              h("td", {}, `${fixed(entry.meanScore[0])} → ${fixed(entry.meanScore[1])}`),
+              h("td", { class: sign(entry.meanScoreDelta) }, delta(entry.meanScoreDelta, 3, 1)),
+            ),
+          ),
+        ),
+      ),
+      h("h3", { id: "compare-changed-title" }, `${changed.length} entries whose verdict changed`),
+      h(
+        "ul",
+        { class: "changed", id: "compare-changed", "aria-labelledby": "compare-changed-title" },
+        changed.slice(0, 500).map(({ row, old, evaluators: moved }) =>
+          h(
+            "li",
+            {},
+            h(
+              "button",
+              { type: "button", class: "link", onclick: () => this.open(row.position) },
+              `Entry ${entryLabel(row)}: ${old ? old.status : "new"} → ${row.status}`,
+            ),
+            moved.length > 0 ? ` (${moved.map((entry) => `${entry.evaluator} ${entry.before ?? "absent"} → ${entry.after}`).join(", ")})` : "",
+          ),
+        ),
+      ),
+      changed.length > 500 ? h("p", {}, `… and ${changed.length - 500} more`) : null,
+    );
+    this.compareBox.hidden = false;
+  }
+}
+
+function sign(value) {
+  if (value === null || value === 0) return "delta";
+  return value > 0 ? "delta delta-up" : "delta delta-down";
+}
+
+function fixed(value) {
+  return value === null ? "–" : value.toFixed(3);
+}
+
+export { Results };

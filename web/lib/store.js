@@ -1,0 +1,110 @@
+// The page's IndexedDB store: runs (the dataset's bytes, its name, the judge settings without any
+// key, the summary when done) and their outcomes, written in batches as they arrive, so a reload
+// shows what was scored and resumes the run. Also the key when the user ticks "remember on this
+// device". Used by the page and by the engine worker (both have IndexedDB).
+
+const NAME = "agenteval-page";
+const VERSION = 1;
+
+function promised(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function done(transaction) {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+/** Opens the store; rejects where the runtime has no IndexedDB. */
+export async function openStore() {
+  if (typeof indexedDB === "undefined") throw new Error("this browser has no IndexedDB");
+  const request = indexedDB.open(NAME, VERSION);
+  request.onupgradeneeded = () => {
+    const db = request.result;
+    db.createObjectStore("runs", { keyPath: "id" });
+    const outcomes = db.createObjectStore("outcomes", { autoIncrement: true });
+    outcomes.createIndex("run", "run");
+    db.createObjectStore("settings");
+  };
+  const db = await promised(request);
+  return new Store(db);
+}
+
+class Store {
+  constructor(db) {
+    this.db = db;
+  }
+
+  /** Saves (or replaces) a run's record. */
+  async putRun(run) {
+    const transaction = this.db.transaction("runs", "readwrite");
+    transaction.objectStore("runs").put(run);
+    await done(transaction);
+  }
+
+  /** The run with `id`, or undefined. */
+  async getRun(id) {
+    return promised(this.db.transaction("runs").objectStore("runs").get(id));
+  }
+
+  /** Every run, newest first, without their datasets. */
+  async listRuns() {
+    const runs = await promised(this.db.transaction("runs").objectStore("runs").getAll());
+    return runs
+      .map(({ dataset, ...rest }) => rest)
+      .sort((a, b) => (b.startedAt ?? "").localeCompare(a.startedAt ?? ""));
+  }
+
+  /** Appends a batch of a run's outcomes. */
+  async putOutcomes(run, outcomes) {
+    const transaction = this.db.transaction("outcomes", "readwrite");
+    const store = transaction.objectStore("outcomes");
+    for (const outcome of outcomes) store.add({ run, outcome });
+    await done(transaction);
+  }
+
+  /** A run's outcomes in the order they were stored. */
+  async getOutcomes(run) {
+    const index = this.db.transaction("outcomes").objectStore("outcomes").index("run");
+    const records = await promised(index.getAll(IDBKeyRange.only(run)));
+    return records.map((record) => record.outcome);
+  }
+
+  /** Removes a run's outcomes (before it is scored again). */
+  async clearOutcomes(run) {
+    const transaction = this.db.transaction("outcomes", "readwrite");
+    const index = transaction.objectStore("outcomes").index("run");
+    const keys = await promised(index.getAllKeys(IDBKeyRange.only(run)));
+    const store = transaction.objectStore("outcomes");
+    for (const key of keys) store.delete(key);
+    await done(transaction);
+  }
+
+  /** Removes a run and its outcomes. */
+  async deleteRun(run) {
+    await this.clearOutcomes(run);
+    const transaction = this.db.transaction("runs", "readwrite");
+    transaction.objectStore("runs").delete(run);
+    await done(transaction);
+  }
+
+  /** A setting, or undefined. */
+  async getSetting(key) {
+    return promised(this.db.transaction("settings").objectStore("settings").get(key));
+  }
+
+  /** Saves a setting; `undefined` removes it. */
+  async setSetting(key, value) {
+    const transaction = this.db.transaction("settings", "readwrite");
+    const store = transaction.objectStore("settings");
+    if (value === undefined) store.delete(key);
+    else store.put(value, key);
+    await done(transaction);
+  }
+}
