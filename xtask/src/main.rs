@@ -12,14 +12,19 @@
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
+//! - `serve [--port P]`: serve the page (`web/`, with `pkg/` and `examples/`) on 127.0.0.1 with
+//!   the local demo judge beside it, until killed.
+//! - `dist`: the page as one self-contained file, `target/dist/agenteval.html`, for `file://`.
 //!
 //! Each command installs what it needs when it is missing.
 
 mod bench;
 mod compare;
+mod dist;
 mod judge;
 mod pgo;
 mod run;
+mod serve;
 mod wasm;
 
 use std::process::ExitCode;
@@ -39,8 +44,10 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
         Some("judge") => judge::run(args.get(1..).unwrap_or_default()),
+        Some("serve") => serve::run(args.get(1..).unwrap_or_default()),
+        Some("dist") => dist(),
         _ => {
-            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge]|fuzz [seconds]|judge [flags]>");
+            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge]|fuzz [seconds]|judge [flags]|serve [--port P]|dist>");
             return ExitCode::from(2);
         }
     };
@@ -163,6 +170,16 @@ fn build() -> Result<(), String> {
     let cli = pgo::build_cli()?;
     println!("CLI: {}", cli.display());
     wasm::build().map(|_| ())
+}
+
+/// The page as one offline file (the package built first when missing or stale).
+fn dist() -> Result<(), String> {
+    wasm::ensure_package()?;
+    wasm::ensure_npm_packages()?;
+    let out = wasm::target_dir().join("dist/agenteval.html");
+    let size = dist::write(&out, &wasm::esbuild())?;
+    println!("{}: {size} bytes", out.display());
+    Ok(())
 }
 
 fn build_cli() -> Result<(), String> {

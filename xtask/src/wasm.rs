@@ -55,6 +55,11 @@ pub fn js_tests_dir() -> PathBuf {
     project_root().join("tests/js")
 }
 
+/// esbuild, from the test package's dependencies.
+pub fn esbuild() -> PathBuf {
+    js_tests_dir().join("node_modules/.bin/esbuild")
+}
+
 /// Installs the wasm32 target when missing.
 pub fn ensure_target() -> Result<(), String> {
     let installed = Command::new("rustup")
@@ -98,6 +103,52 @@ pub fn ensure_npm_packages() -> Result<(), String> {
         .args(["ci", "--no-audit", "--no-fund"])
         .dir(&dir)
         .run()
+}
+
+/// Builds `pkg/` when either module is missing or older than a source of the crates (`src/`,
+/// `js/`, `Cargo.toml`, `build.rs`); the page (`cargo xtask serve`, `cargo xtask dist`) needs
+/// both.
+///
+/// # Errors
+/// When the build fails.
+pub fn ensure_package() -> Result<(), String> {
+    let pkg = pkg_dir();
+    let built = ["agenteval_wasm_bg.wasm", "agenteval_judge_bg.wasm"]
+        .iter()
+        .map(|name| modified(&pkg.join(name)))
+        .min()
+        .flatten();
+    let crates = project_root().join("crates");
+    let mut newest = None;
+    for entry in std::fs::read_dir(&crates)
+        .map_err(|error| format!("cannot read {}: {error}", crates.display()))?
+        .flatten()
+    {
+        for source in ["src", "js", "Cargo.toml", "build.rs"] {
+            newest = newest.max(newest_under(&entry.path().join(source)));
+        }
+    }
+    match built {
+        Some(built) if newest.is_none_or(|newest| newest <= built) => Ok(()),
+        _ => build().map(|_| ()),
+    }
+}
+
+fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .ok()
+}
+
+/// The latest modification time of `path` or of any file below it.
+fn newest_under(path: &Path) -> Option<std::time::SystemTime> {
+    let mut newest = modified(path);
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+            newest = newest.max(newest_under(&entry.path()));
+        }
+    }
+    newest
 }
 
 /// Builds `pkg/`: compiles the crate for wasm32, generates the bindings and declarations, and
@@ -224,7 +275,8 @@ fn remove_generated(pkg: &Path) -> Result<(), String> {
 
 /// Every test layer of the package: wasm-bindgen-test in Node and headless Chromium, then the
 /// `node --test` suites (Node, a Chromium page and a Web Worker via playwright-core, the
-/// TypeScript usage check, and the comparison with the native CLI), against a test build of
+/// TypeScript usage check, the comparison with the native CLI, and the page's offline file from
+/// `cargo xtask dist`, built here and passed as `AGENTEVAL_DIST`), against a test build of
 /// `pkg/` that adds `__testPanic` for the crash-recovery tests. `pkg/` is built again without it
 /// afterwards, whatever the outcome, and a last suite checks that the package lacks it.
 pub fn test() -> Result<(), String> {
@@ -288,11 +340,14 @@ fn test_package() -> Result<(), String> {
         ..agenteval_judge_server::ServerConfig::default()
     })
     .map_err(|error| format!("cannot start the local judge for the tests: {error}"))?;
+    let dist = target_dir().join("dist-test/agenteval.html");
+    crate::dist::write(&dist, &esbuild())?;
     Step::new("node")
         .args(["--test", "--test-reporter=spec"])
         .arg("--test-concurrency=1")
         .arg(js_tests_dir())
         .env("AGENTEVAL_CLI", &cli)
+        .env("AGENTEVAL_DIST", &dist)
         .env("CHROMIUM", CHROMIUM)
         .env("AGENTEVAL_JUDGE_URL", judge.url())
         .env("AGENTEVAL_JUDGE_KEY", TEST_JUDGE_KEY)
