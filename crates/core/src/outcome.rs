@@ -75,11 +75,14 @@ pub enum ErrorCode {
     EvaluatorError,
     /// `diagnostics.tool_calls` evidence is `null`, so no verdict is possible.
     ToolCallEvidenceIndeterminate,
+    /// A result read from an already-scored dataset is malformed (agenteval's own code, not in
+    /// the M365 schema: [`ErrorCode::in_m365_schema`]).
+    InvalidStoredResult,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the variants.
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::EmptyAgentResponse,
         ErrorCode::JudgeOutputUnparseable,
         ErrorCode::JudgeAuthenticationError,
@@ -90,6 +93,7 @@ impl ErrorCode {
         ErrorCode::InvalidEvaluatorResult,
         ErrorCode::EvaluatorError,
         ErrorCode::ToolCallEvidenceIndeterminate,
+        ErrorCode::InvalidStoredResult,
     ];
 
     /// The camelCase code as written in outputs.
@@ -105,7 +109,13 @@ impl ErrorCode {
             ErrorCode::InvalidEvaluatorResult => "invalidEvaluatorResult",
             ErrorCode::EvaluatorError => "evaluatorError",
             ErrorCode::ToolCallEvidenceIndeterminate => "toolCallEvidenceIndeterminate",
+            ErrorCode::InvalidStoredResult => "invalidStoredResult",
         }
+    }
+
+    /// Whether the M365 schema (1.9+) lists the code for an ErroredScore's `code`.
+    pub fn in_m365_schema(self) -> bool {
+        self != ErrorCode::InvalidStoredResult
     }
 }
 

@@ -97,7 +97,7 @@ pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputE
 }
 
 /// Several non-empty lines, each starting with `{`: JSON Lines.
-fn looks_like_jsonl(bytes: &[u8]) -> bool {
+pub(crate) fn looks_like_jsonl(bytes: &[u8]) -> bool {
     let mut lines = bytes
         .split(|byte| *byte == b'\n')
         .map(|line| line.trim_ascii())
@@ -123,7 +123,7 @@ pub const FOUNDRY_FIELDS: &[&str] = &[
 
 /// A JSON array of Foundry rows; an object whose rows sit under `data` beside
 /// `testing_criteria`; or a single Foundry row (a one-line JSONL file).
-fn is_foundry_rows(value: &Value) -> bool {
+pub(crate) fn is_foundry_rows(value: &Value) -> bool {
     match value {
         Value::Array(rows) => !rows.is_empty() && rows.iter().all(is_foundry_row),
         Value::Object(object) => {

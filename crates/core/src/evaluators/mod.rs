@@ -138,12 +138,25 @@ pub fn closest_name(name: &str) -> Option<&'static str> {
 /// The M365 `scores` key of an evaluator: built-ins are camelCased (`PartialMatch` →
 /// `partialMatch`); custom evaluators keep their name.
 pub fn score_key(name: &str) -> &str {
-    static BUILT_IN_KEYS: OnceLock<Vec<String>> = OnceLock::new();
-    let keys = BUILT_IN_KEYS.get_or_init(|| catalog().map(|spec| lower_first(spec.name)).collect());
     catalog()
         .position(|spec| spec.name == name)
-        .and_then(|index| keys.get(index))
+        .and_then(|index| built_in_keys().get(index))
         .map_or(name, String::as_str)
+}
+
+/// The evaluator whose M365 `scores` key is `key`, the inverse of [`score_key`]: the built-in
+/// whose camelCased name (or whose name) it is (`partialMatch` → `PartialMatch`), else `key`.
+pub fn from_score_key(key: &str) -> &str {
+    catalog()
+        .zip(built_in_keys())
+        .find(|(spec, built_in_key)| *built_in_key == key || spec.name == key)
+        .map_or(key, |(spec, _)| spec.name)
+}
+
+/// The `scores` key of each built-in evaluator, in catalog order.
+fn built_in_keys() -> &'static [String] {
+    static BUILT_IN_KEYS: OnceLock<Vec<String>> = OnceLock::new();
+    BUILT_IN_KEYS.get_or_init(|| catalog().map(|spec| lower_first(spec.name)).collect())
 }
 
 /// `name` with its first character lower-cased when it is an ASCII letter.
@@ -153,4 +166,19 @@ fn lower_first(name: &str) -> String {
         first.make_ascii_lowercase();
     }
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_keys_lead_back_to_their_evaluators() {
+        for spec in catalog() {
+            assert_eq!(from_score_key(score_key(spec.name)), spec.name);
+        }
+        assert_eq!(from_score_key("partialMatch"), "PartialMatch");
+        assert_eq!(from_score_key("PartialMatch"), "PartialMatch");
+        assert_eq!(from_score_key("professional_tone"), "professional_tone");
+    }
 }

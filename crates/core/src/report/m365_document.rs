@@ -10,7 +10,7 @@ use std::io;
 use crate::json::{Map, Number, Value};
 
 use crate::evaluators;
-use crate::outcome::{EvalResult, Verdict};
+use crate::outcome::{ErrorCode, EvalResult, Verdict};
 use crate::status::{self, ItemStatus};
 
 use super::pretty::ObjectWriter;
@@ -26,6 +26,10 @@ pub struct DocumentOptions {
 /// Message of the item-level error when the item has no captured response to score.
 pub const NO_RESPONSE_MESSAGE: &str =
     "Agent request failed: no captured agent response to score (response is missing or empty).";
+
+/// Start of the item-level error message of an item or turn that could not be evaluated (an
+/// outcome with a problem): `Item could not be evaluated: {problem}`, or with a full stop alone.
+pub const ITEM_PROBLEM_MESSAGE: &str = "Item could not be evaluated";
 
 /// Returns `document` with the outcomes of `report` written in; anything that is not an object
 /// with an `items` array comes back unchanged.
@@ -258,13 +262,10 @@ pub fn error_object(outcome: &CaseOutcome) -> Option<Value> {
             )
         }
         ItemStatus::Error => match outcome.problem.as_deref().map(str::trim) {
-            Some("") => (
-                "evaluatorsFailed",
-                "Item could not be evaluated.".to_owned(),
-            ),
+            Some("") => ("evaluatorsFailed", format!("{ITEM_PROBLEM_MESSAGE}.")),
             Some(problem) => (
                 "evaluatorsFailed",
-                format!("Item could not be evaluated: {problem}"),
+                format!("{ITEM_PROBLEM_MESSAGE}: {problem}"),
             ),
             None => ("agentRequestFailed", NO_RESPONSE_MESSAGE.to_owned()),
         },
@@ -364,16 +365,24 @@ fn write_errored_fields<S: ScoreSink>(
     sink: &mut S,
 ) -> Result<(), S::Error> {
     let (code, message) = match &result.error {
-        Some(error) => (error.code.as_str(), error.message.as_str()),
-        None => ("evaluatorError", result.reason.as_deref().unwrap_or("")),
+        Some(error) => (error.code, error.message.as_str()),
+        None => (
+            ErrorCode::EvaluatorError,
+            result.reason.as_deref().unwrap_or(""),
+        ),
     };
+    let code = code.as_str();
     sink.text("result", "error")?;
     if message.trim().is_empty() {
         sink.text("error", &format!("Evaluator failed ({code})."))?;
     } else {
         sink.text("error", message)?;
     }
-    if with_code {
+    let schema_code = result
+        .error
+        .as_ref()
+        .is_none_or(|error| error.code.in_m365_schema());
+    if with_code && schema_code {
         sink.text("code", code)?;
     }
     Ok(())
@@ -525,6 +534,15 @@ mod tests {
             Some(
                 crate::json!({"result": "error", "error": "Evaluator failed (evaluatorError).", "code": "evaluatorError"})
             )
+        );
+    }
+
+    #[test]
+    fn a_code_outside_the_schema_is_left_out_of_the_errored_score() {
+        let result = EvalResult::error("Relevance", ErrorCode::InvalidStoredResult, "at /x: bad");
+        assert_eq!(
+            score_entry(&result, true),
+            Some(crate::json!({"result": "error", "error": "at /x: bad"}))
         );
     }
 

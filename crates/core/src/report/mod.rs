@@ -16,8 +16,10 @@ pub mod junit;
 pub mod m365_document;
 pub mod markdown;
 pub(crate) mod pretty;
+pub mod read_scored;
 
 pub use json::{to_json, write_json};
+pub use read_scored::{read_report, read_report_value, ReadError};
 
 /// The input dialect a run read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
