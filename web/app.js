@@ -263,7 +263,8 @@ class Page {
 
   async export(format) {
     try {
-      const text = await this.engine.call("export", format, { evaluatedAt: undefined });
+      const evaluatedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+      const text = await this.engine.call("export", format, { evaluatedAt, title: this.current.name });
       downloadExport(this.current.name, format, text);
     } catch (error) {
       this.message.textContent = `Export failed: ${error.message}`;

@@ -40,7 +40,7 @@ function fields(input) {
     response: input.response ?? input.actualResponse,
     expected: input.expected_response ?? input.ground_truth ?? input.expectedResponse,
     context: input.context,
-    retrieval: input.diagnostics?.retrieval ?? input.retrieved_documents ?? input.retrieval_ground_truth,
+    retrieval: input.diagnostics?.retrieval_executions ?? input.diagnostics?.retrieval ?? input.retrieved_documents ?? input.retrieval_ground_truth,
     tools: input.diagnostics?.tool_calls ?? input.tool_calls ?? input.actions,
   };
 }

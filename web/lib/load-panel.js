@@ -24,7 +24,7 @@ export class LoadPanel {
     });
     this.configLabel = h("span", { class: "hint", id: "config-name" }, "no config (criteria from the rows, if any)");
     const url = h("input", { type: "url", id: "dataset-url", placeholder: "https://…/dataset.json", spellcheck: "false" });
-    const paste = h("textarea", { id: "dataset-paste", rows: "6", spellcheck: "false", placeholder: "Paste an eval document, JSON Lines rows or CSV" });
+    const paste = h("textarea", { id: "dataset-paste", "aria-label": "Dataset text", rows: "6", spellcheck: "false", placeholder: "Paste an eval document, JSON Lines rows or CSV" });
     this.dropHint = h("div", { class: "drop-hint", id: "drop-hint", hidden: true }, "Drop the dataset to score it");
     this.element = h(
       "section",

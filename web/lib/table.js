@@ -122,7 +122,7 @@ export class ResultsTable {
         onclick: () => this.onOpen(position),
       },
       h("div", { role: "cell" }, entryLabel(entry)),
-      h("div", { role: "cell" }, h("span", { class: `badge badge-${entry.status}` }, entry.status)),
+      h("div", { role: "cell" }, h("span", { class: `badge badge-${entry.status ?? "none"}` }, entry.status ?? "not scored")),
       cells,
     );
     row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;

@@ -1,0 +1,81 @@
+// Shared by the page's end-to-end tests: a browser on the page served from the repository (as
+// `cargo xtask serve` serves it, `web/` beside `pkg/` and `examples/`), waiting for the page's
+// states, reading its summary, and saving screenshots of the main views.
+
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+import { launchChromium, root, serve } from "./helpers.js";
+
+export const screenshots = join(root, "target/page-screenshots");
+
+/** A served page in a fresh browser: `{server, browser, open(options), close()}`. */
+export async function pageHarness() {
+  const server = await serve();
+  const browser = await launchChromium();
+  const contexts = [];
+  return {
+    server,
+    browser,
+    /** A new page (own IndexedDB) on `path` (default the page), recording errors and CSP violations. */
+    async open({ path = "/web/index.html", viewport = { width: 1280, height: 900 }, context: existing } = {}) {
+      const context = existing ?? (await browser.newContext({ viewport, acceptDownloads: true }));
+      if (!existing) contexts.push(context);
+      const page = await context.newPage();
+      const problems = [];
+      page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !/status of 404/.test(message.text())) problems.push(`console: ${message.text()}`);
+      });
+      await page.goto(`${server.url}${path}`);
+      return { page, problems, context };
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Waits until the page's state is one of `states` (default the end of a run). */
+export async function settled(page, states = ["done", "invalid", "error", "cancelled", "paused"], timeout = 60000) {
+  await page.waitForFunction((wanted) => wanted.includes(document.body.dataset.state), states, { timeout });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+/** The summary cards' numbers: `{entries, pass, fail, partial, error, skipped}`. */
+export async function summary(page) {
+  return page.evaluate(() => {
+    const read = (name) => Number(document.querySelector(`#summary [data-summary="${name}"] .card-value`)?.textContent);
+    return { entries: read("entries"), pass: read("pass"), fail: read("fail"), partial: read("partial"), error: read("error"), skipped: read("skipped") };
+  });
+}
+
+/** Opens `text` as a file named `name` through the page's file input, and waits for the run. */
+export async function openFile(page, name, text, states) {
+  await page.evaluate(() => {
+    document.body.dataset.state = "test-pending";
+  });
+  await page.setInputFiles("#dataset-file", { name, mimeType: "application/json", buffer: Buffer.from(text) });
+  return settled(page, states);
+}
+
+/** Saves a screenshot of the page as `target/page-screenshots/<name>.png`. */
+export async function screenshot(page, name) {
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+}
+
+/** Visible rows of the results table: `[{entry, status}]`. */
+export async function tableRows(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".table-viewport .table-row")]
+      .sort((a, b) => Number(a.getAttribute("aria-rowindex")) - Number(b.getAttribute("aria-rowindex")))
+      .map((row) => ({
+        entry: row.children[0].textContent,
+        status: row.children[1].textContent,
+        position: Number(row.dataset.position),
+      })),
+  );
+}

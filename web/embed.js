@@ -1,0 +1,105 @@
+// The results view for other pages (portal extensions): `mount(host, options)` or the
+// `<agenteval-results>` element shows the summary, charts, table and item view of a dataset
+// (scored in its own engine worker) or of a report already made. It lives in a shadow root with
+// its own styles, so the host page's styles do not reach in and its own do not leak out.
+//
+//   import { mount } from "./embed.js";
+//   const view = await mount(element, { dataset: text | bytes | object, config, judge });
+//   const view = await mount(element, { report });   // a run report (`agenteval score --format report`)
+//   <agenteval-results src="reports/run.json"></agenteval-results>   (a dataset or a report)
+
+import { Engine } from "./lib/engine.js";
+import { compactRow } from "./lib/entries.js";
+import { h } from "./lib/dom.js";
+import { ResultsView } from "./lib/results-view.js";
+
+const STYLES = new URL("./styles.css", import.meta.url).href;
+
+function isReport(value) {
+  return value && typeof value === "object" && typeof value.tool === "string" && Array.isArray(value.items) && value.summary;
+}
+
+function bytesOf(dataset) {
+  if (dataset instanceof ArrayBuffer) return dataset.slice(0);
+  if (ArrayBuffer.isView(dataset)) return dataset.buffer.slice(dataset.byteOffset, dataset.byteOffset + dataset.byteLength);
+  const text = typeof dataset === "string" ? dataset : JSON.stringify(dataset);
+  return new TextEncoder().encode(text).buffer;
+}
+
+/**
+ * Shows the results of `options.report` (a run report object), or of `options.dataset` scored in
+ * the page (with `options.config` and `options.judge` as the package takes them), inside `host`'s
+ * shadow root. Resolves to `{view, report, engine}` once shown; `engine` is undefined for a report.
+ */
+export async function mount(host, options = {}) {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+  const status = h("p", { class: "run-status", role: "status" }, "Loading…");
+  const frame = h("div", { class: "embedded" }, h("link", { rel: "stylesheet", href: STYLES }), status);
+  root.replaceChildren(frame);
+  if (isReport(options.report)) {
+    const outcomes = options.report.items;
+    const view = new ResultsView({ entry: async (position) => ({ outcome: outcomes[position], input: null }) });
+    frame.append(view.element);
+    view.reset(outcomes.map(compactRow));
+    status.textContent = `${outcomes.length} entries`;
+    return { view, report: options.report, engine: undefined };
+  }
+  if (options.dataset === undefined) throw new TypeError("mount: give options.report or options.dataset");
+  const engine = new Engine();
+  const view = new ResultsView({
+    entry: (position) => engine.call("entry", position),
+    search: (text) => engine.call("search", text),
+  });
+  frame.append(view.element);
+  await engine.ready;
+  const config = typeof options.config === "object" && options.config !== null ? JSON.stringify(options.config) : options.config;
+  const { validation, stored } = await engine.open(bytesOf(options.dataset), options.name ?? "dataset", config);
+  if (stored) {
+    view.reset(stored.items);
+    status.textContent = `${stored.items.length} entries, as stored`;
+    return { view, report: stored, engine };
+  }
+  if (!validation.valid) {
+    const problems = validation.diagnostics.filter((entry) => entry.severity === "error").map((entry) => entry.message);
+    status.textContent = `The dataset is not valid: ${problems.slice(0, 3).join("; ")}`;
+    throw Object.assign(new Error(status.textContent), { diagnostics: validation.diagnostics });
+  }
+  status.textContent = "Scoring…";
+  const report = await engine.run({ judge: options.judge }, { onRows: (rows) => view.append(rows) }).promise;
+  status.textContent = `${view.results.rows.length} entries scored`;
+  return { view, report, engine };
+}
+
+/** `<agenteval-results src="…">`: fetches `src` (a dataset or a run report) and shows its results. */
+class AgentevalResults extends HTMLElement {
+  static get observedAttributes() {
+    return ["src"];
+  }
+
+  attributeChangedCallback() {
+    this.load();
+  }
+
+  async load() {
+    const src = this.getAttribute("src");
+    if (!src) return;
+    try {
+      const response = await fetch(new URL(src, document.baseURI), { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`${src}: the server answered ${response.status}`);
+      const bytes = await response.arrayBuffer();
+      let report;
+      try {
+        const value = JSON.parse(new TextDecoder().decode(bytes));
+        if (isReport(value)) report = value;
+      } catch {
+        // JSON Lines or CSV: a dataset.
+      }
+      this.mounted = await mount(this, report ? { report } : { dataset: bytes, name: src.split("/").pop() });
+      this.dispatchEvent(new CustomEvent("agenteval-ready", { detail: { entries: this.mounted.view.results.rows.length } }));
+    } catch (error) {
+      this.dispatchEvent(new CustomEvent("agenteval-error", { detail: { message: error.message } }));
+    }
+  }
+}
+
+if (!customElements.get("agenteval-results")) customElements.define("agenteval-results", AgentevalResults);
