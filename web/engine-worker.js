@@ -112,7 +112,10 @@ async function run(id, { judge, runId, persist }, signal) {
   let stored = [];
   let writing = Promise.resolve();
   let flushed = performance.now();
+  let timer = 0;
   const flush = () => {
+    clearTimeout(timer);
+    timer = 0;
     if (batch.length > 0) self.postMessage({ id, type: "rows", rows: batch });
     if (store && stored.length > 0) {
       const outcomesToStore = stored;
@@ -131,6 +134,7 @@ async function run(id, { judge, runId, persist }, signal) {
       batch.push(row);
       stored.push(outcome);
       if (performance.now() - flushed > 50) flush();
+      else if (!timer) timer = setTimeout(flush, 50);
     },
     onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
   };
