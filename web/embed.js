@@ -16,7 +16,7 @@ import { ResultsView } from "./lib/results-view.js";
 const STYLES = new URL("./styles.css", import.meta.url).href;
 
 function isReport(value) {
-  return value && typeof value === "object" && typeof value.tool === "string" && Array.isArray(value.items) && value.summary;
+  return value && typeof value === "object" && value.tool && typeof value.dialect === "string" && Array.isArray(value.items) && value.summary;
 }
 
 function bytesOf(dataset) {

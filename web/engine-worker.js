@@ -183,7 +183,7 @@ function readStored(bytes) {
   const data = new Uint8Array(bytes);
   try {
     const value = JSON.parse(new TextDecoder().decode(data));
-    if (value && Array.isArray(value.items) && value.summary && typeof value.tool === "string") return value.items.map(compactRow);
+    if (value && value.tool && typeof value.dialect === "string" && Array.isArray(value.items) && value.summary) return value.items.map(compactRow);
   } catch {
     // Not a run report; the package reads the other shapes.
   }
