@@ -1,8 +1,9 @@
 //! `cargo xtask dist`: the page as one self-contained HTML file that works opened from
 //! `file://` with no network. `web/index.html` keeps its markup; its stylesheet becomes an inline
 //! `<style>` (local `@import`s inlined), its module script an inline bundle (esbuild), and the
-//! engine worker's bundle, both WebAssembly modules (base64) and the example dataset ride along
-//! in script elements that never run, which the page reads in file mode. A strict policy with
+//! engine worker's bundle (a classic script, which the page starts from a `blob:` URL), both
+//! WebAssembly modules (base64) and the example dataset ride along in script elements that never
+//! run, which the page reads in file mode. A strict policy with
 //! the hashes of the inline style and script replaces the page's CSP meta.
 //!
 //! It reads `web/`, `pkg/` and `examples/` as they are and writes only the output file and
@@ -39,7 +40,7 @@ pub fn write(out: &Path, esbuild: &Path) -> Result<u64, String> {
         scratch: &scratch,
     };
     let index = read_text(&bundler.web.join("index.html"))?;
-    let engine = bundler.bundle(&bundler.web.join("engine-worker.js"), "js")?;
+    let engine = bundler.bundle(&bundler.web.join("engine-worker.js"), Bundle::Classic)?;
     let pkg = root.join("pkg");
     let data = [
         Data::new(ENGINE, engine),
@@ -71,12 +72,12 @@ struct Bundler<'a> {
 impl Bundler<'_> {
     /// The inline text for a file `web/index.html` refers to.
     fn inline(&self, reference: &Reference) -> Result<String, String> {
-        let (href, extension) = match reference {
-            Reference::Stylesheet(href) => (href, "css"),
-            Reference::ModuleScript(src) => (src, "js"),
+        let (href, kind) = match reference {
+            Reference::Stylesheet(href) => (href, Bundle::Stylesheet),
+            Reference::ModuleScript(src) => (src, Bundle::Module),
         };
         let path = self.local(href)?;
-        self.bundle(&path, extension)
+        self.bundle(&path, kind)
     }
 
     /// The file `href` names, relative to `web/`, when it lies inside the project.
@@ -100,26 +101,40 @@ impl Bundler<'_> {
         }
     }
 
-    /// `entry` bundled by esbuild with every import inlined: an ES module (`js`) or a stylesheet
-    /// (`css`, images as data URLs).
-    fn bundle(&self, entry: &Path, extension: &str) -> Result<String, String> {
+    /// `entry` bundled by esbuild with every import inlined.
+    fn bundle(&self, entry: &Path, kind: Bundle) -> Result<String, String> {
         let stem = entry
             .file_stem()
             .map(|stem| stem.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let extension = if kind == Bundle::Stylesheet {
+            "css"
+        } else {
+            "js"
+        };
         let output = self.scratch.join(format!("{stem}.{extension}"));
         let meta = self.scratch.join(format!("{stem}.{extension}.meta.json"));
-        let mut step = Step::new(self.esbuild)
+        let step = Step::new(self.esbuild)
             .arg(entry)
             .args(["--bundle", "--minify", "--log-level=warning"])
             .arg(format!("--outfile={}", output.display()))
             .arg(format!("--metafile={}", meta.display()));
-        step = if extension == "css" {
-            step.args(["--loader:.png=dataurl", "--loader:.svg=dataurl"])
-        } else {
-            step.args(["--format=esm", "--target=es2022", "--platform=browser"])
-        };
-        step.run()?;
+        let scripts = [
+            "--target=es2022",
+            "--platform=browser",
+            // wasm-bindgen's glue declares its imports twice under the same key.
+            "--log-override:duplicate-object-key=silent",
+        ];
+        match kind {
+            Bundle::Stylesheet => step.args(["--loader:.png=dataurl", "--loader:.svg=dataurl"]),
+            Bundle::Module => step.args(scripts).arg("--format=esm"),
+            // NOTE: only the glue's default module URL reads `import.meta.url`; the page always
+            // hands the worker the modules' bytes.
+            Bundle::Classic => step
+                .args(scripts)
+                .args(["--format=iife", "--log-override:empty-import-meta=silent"]),
+        }
+        .run()?;
         let imports = external_imports(&read_text(&meta)?)?;
         if !imports.is_empty() {
             return Err(format!(
@@ -130,6 +145,18 @@ impl Bundler<'_> {
         }
         read_text(&output)
     }
+}
+
+/// What esbuild makes of an entry file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bundle {
+    /// One stylesheet, local `@import`s inlined and images as data URLs.
+    Stylesheet,
+    /// An ES module (the page's inline `<script type="module">`).
+    Module,
+    /// A classic script (the worker: Chromium refuses module workers from `blob:` URLs in a page
+    /// opened from `file://`, and runs classic ones).
+    Classic,
 }
 
 /// The imports left in esbuild's outputs, as its metafile lists them (a bundle without code
