@@ -82,7 +82,11 @@ class Page {
     this.history.store = this.store;
     await this.judge.restore();
     this.offerServedJudge();
-    await this.engine.ready.catch((error) => this.fail(`The engine could not start: ${error.message}`));
+    try {
+      await this.engine.ready;
+    } catch (error) {
+      return this.fail(`The engine could not start: ${error.message}`);
+    }
     this.drawExports();
     const url = new URLSearchParams(location.search).get("dataset");
     if (url) return this.load.fromUrl(url);
@@ -181,6 +185,7 @@ class Page {
     this.activeRun = run;
     try {
       const report = await run.promise;
+      this.view.refresh();
       this.runBar.finished(report, this.view.results.rows.length);
       this.current.scored = true;
       this.drawExports();
@@ -188,6 +193,7 @@ class Page {
       this.history.refresh(runId);
       this.setState(report.judge?.not_reached?.length ? "cancelled" : "done");
     } catch (error) {
+      this.view.refresh();
       if (error.name === "AbortError" || /cancel/i.test(error.message)) {
         this.runBar.cancelled(this.view.results.rows.length);
         this.history.refresh(runId);

@@ -33,8 +33,25 @@ async function boot({ wasm, judgeWasm }) {
   return { version: api.version(), evaluators: api.evaluators() };
 }
 
-/** Reads a dataset: validation, and, when it already carries scores, the report they make. */
-function open({ bytes, name, config }) {
+/** Whether `data` holds one of `needles` (ASCII), without decoding it. */
+function mentions(data, needles) {
+  const encoded = needles.map((needle) => new TextEncoder().encode(needle));
+  for (let index = data.indexOf(0x22); index !== -1; index = data.indexOf(0x22, index + 1)) {
+    for (const needle of encoded) {
+      let at = 0;
+      while (at < needle.length && data[index + at] === needle[at]) at += 1;
+      if (at === needle.length) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Reads a dataset: validation, and, when it already carries scores (a scored M365 document or
+ * runevals results), the report they make. The package reads stored scores in its judge module,
+ * so that is loaded only for a dataset that mentions them.
+ */
+async function open({ bytes, name, config }) {
   evaluation?.free();
   evaluation = undefined;
   outcomes = [];
@@ -43,15 +60,15 @@ function open({ bytes, name, config }) {
   const validation = api.validate(data, options);
   opened = { data, name, config, parsed: undefined };
   let stored;
-  if (typeof api.readReport === "function") {
+  if (mentions(data, ['"scores"', '"individual_results"'])) {
     try {
-      stored = api.readReport(data);
+      stored = await api.readReport(data);
     } catch {
       stored = undefined;
     }
   }
   if (stored) outcomes = stored.items;
-  return { validation, stored: stored && { ...stored, items: stored.items.map(compactRow) } };
+  return { validation, stored: stored && { ...stored, items: rowsOf(stored.items) } };
 }
 
 /** The parsed dataset, for the item view and search (parsed once, on first need). */
@@ -163,7 +180,7 @@ async function restore(runId) {
   const store = await openStore();
   const record = await store.getRun(runId);
   if (!record) throw misuse(`run ${runId}: not on this device`);
-  const { validation } = open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
+  const { validation } = await open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
   outcomes = await store.getOutcomes(runId);
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
@@ -179,7 +196,7 @@ async function storedRows(runId) {
 }
 
 /** The rows of a scored file: a run report JSON, a scored document or runevals results. */
-function readStored(bytes) {
+async function readStored(bytes) {
   const data = new Uint8Array(bytes);
   try {
     const value = JSON.parse(new TextDecoder().decode(data));
@@ -187,8 +204,7 @@ function readStored(bytes) {
   } catch {
     // Not a run report; the package reads the other shapes.
   }
-  if (typeof api.readReport !== "function") throw misuse("this build cannot read scored files");
-  return api.readReport(data).items.map(compactRow);
+  return (await api.readReport(data)).items.map(compactRow);
 }
 
 /** The spot a diagnostic's location names, with the lines around it. */

@@ -65,8 +65,8 @@ export function histogram(name, scores, bins = 10) {
     chart.append(svg("text", { x: 8, y: 20, class: "chart-label" }, `${name}: no scores`));
     return chart;
   }
-  let low = Math.min(...scores.slice(0, 100000));
-  let high = Math.max(...scores.slice(0, 100000));
+  let low = scores[0];
+  let high = scores[0];
   for (const score of scores) {
     if (score < low) low = score;
     if (score > high) high = score;

@@ -2,8 +2,8 @@
 // modules in it, and turns its messages into promises and callbacks.
 //
 // Served, the worker and modules are files beside the page. In the offline file built by
-// `cargo xtask dist` they are inlined: the worker's bundled source in a `<script type="text/plain"
-// id="agenteval-engine">` and each module's bytes, base64, in `<script type="application/base64"
+// `cargo xtask dist` they are inlined: the worker's bundled source (a classic script) in a
+// `<script type="text/plain" id="agenteval-engine">` and each module's bytes, base64, in `<script type="application/base64"
 // id="agenteval-wasm">` / `id="agenteval-judge-wasm"`; none of them runs as a script.
 
 function inlined(id) {
@@ -21,8 +21,9 @@ function startWorker() {
   const source = inlined("agenteval-engine");
   if (source !== null) {
     const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    // A classic worker: Chromium refuses module workers from blob: URLs in a page opened from file://.
     return {
-      worker: new Worker(url, { type: "module" }),
+      worker: new Worker(url),
       modules: { wasm: bytesOf(inlined("agenteval-wasm")), judgeWasm: bytesOf(inlined("agenteval-judge-wasm")) },
     };
   }
@@ -48,8 +49,8 @@ export class Engine {
     this.calls = new Map();
     worker.addEventListener("message", ({ data }) => this.receive(data));
     worker.addEventListener("error", (event) => {
-      const error = new Error(`engine: ${event.message ?? "the worker failed to start"}`);
-      for (const call of this.calls.values()) call.reject(error);
+      this.failure = new Error(`engine: ${event.message || "the worker failed to start"}`);
+      for (const call of this.calls.values()) call.reject(this.failure);
       this.calls.clear();
     });
     this.ready = this.call("boot", modules);
@@ -74,6 +75,7 @@ export class Engine {
 
   request(method, args, hooks, transfer = []) {
     const id = this.nextId++;
+    if (this.failure) return { id, promise: Promise.reject(this.failure) };
     const promise = new Promise((resolve, reject) => {
       this.calls.set(id, { resolve, reject, ...hooks });
       this.worker.postMessage({ id, method, args }, transfer);

@@ -10,6 +10,7 @@ import { compareRuns, entryLabel, Results } from "./model.js";
 import { ResultsTable } from "./table.js";
 
 const STATUS_FILTERS = ["pass", "fail", "partial", "error", "skipped"];
+const REDRAW_MS = 250;
 
 function select(label, id, options, onchange) {
   return h(
@@ -58,7 +59,7 @@ export class ResultsView {
       this.item.dialog,
     );
     this.drawFilters();
-    this.dirty = false;
+    this.pending = 0;
   }
 
   /** Replaces the results. */
@@ -69,21 +70,25 @@ export class ResultsView {
     this.refresh();
   }
 
-  /** Adds rows arriving from a run; the view is redrawn at most once a frame. */
+  /**
+   * Adds rows arriving from a run. The view is redrawn at most every `REDRAW_MS` while rows keep
+   * coming (each redraw counts every row), and once more by `refresh()` at the end.
+   */
   append(rows) {
     const evaluators = this.results.evaluators.length;
     const tags = this.results.tags.size;
     this.results.append(rows);
     if (evaluators !== this.results.evaluators.length || tags !== this.results.tags.size) this.drawFilters();
-    if (this.dirty) return;
-    this.dirty = true;
-    requestAnimationFrame(() => {
-      this.dirty = false;
-      this.refresh();
-    });
+    if (this.pending) return;
+    const wait = Math.max(0, (this.drawnAt ?? 0) + REDRAW_MS - performance.now());
+    this.pending = setTimeout(() => requestAnimationFrame(() => this.refresh()), wait);
   }
 
+  /** Redraws everything from the rows held. */
   refresh() {
+    clearTimeout(this.pending);
+    this.pending = 0;
+    this.drawnAt = performance.now();
     const summary = this.results.summary();
     this.drawSummary(summary);
     this.drawCharts(summary);

@@ -198,7 +198,8 @@ pub fn run() -> Result<(), String> {
     ensure_reference()?;
     compare_with_reference(&inputs)?;
     wasm_against(&cli)?;
-    run_judge()
+    run_judge()?;
+    run_page()
 }
 
 /// Rounds of the side-by-side comparison. This virtual machine's speed drifts by up to ±30 %
@@ -521,4 +522,62 @@ fn judge_throughput(cli: &Path) -> Result<serde_json::Map<String, serde_json::Va
         figures.insert(key.to_owned(), serde_json::json!(value));
     }
     Ok(figures)
+}
+
+/// The web page in headless Chromium on the 100 000-item document (`tests/js/bench-page.mjs`):
+/// drop-to-fully-rendered and the main thread's longest task meanwhile, then the results table's
+/// frame times while it scrolls through every row. Targets: under 4 s, no frame over 50 ms.
+pub fn run_page() -> Result<(), String> {
+    let document = bench_dir()?.join("document-100k.json");
+    if !document.exists() {
+        compare::compare_reference(&["write-document", &document.display().to_string(), "100000"])
+            .run()?;
+    }
+    wasm::ensure_chromium()?;
+    wasm::ensure_npm_packages()?;
+    wasm::ensure_package()?;
+    let figures = json_figures(
+        &Step::new("node")
+            .arg("bench-page.mjs")
+            .arg(&document)
+            .env("CHROMIUM", wasm::CHROMIUM)
+            .dir(wasm::js_tests_dir())
+            .output()?,
+    )?;
+    let list = |key: &str| -> Result<Vec<f64>, String> {
+        figures[key]
+            .as_array()
+            .ok_or_else(|| format!("bench-page.mjs printed no {key}"))?
+            .iter()
+            .map(|value| value.as_f64().ok_or_else(|| format!("{key}: not a number")))
+            .collect()
+    };
+    let drop = list("dropSeconds")?;
+    let frames = list("scrollFrameMaxMs")?;
+    let longest = list("loadLongestTaskMs")?;
+    let best = drop.iter().copied().fold(f64::INFINITY, f64::min);
+    let worst_frame = frames.iter().copied().fold(0.0, f64::max);
+    println!(
+        "\nThe page, 100 000-item document dropped: fully rendered in {} s (best {best:.2} s; target under 4 s: {}); longest main-thread task while it loads {} ms",
+        join(&drop, 2),
+        if best < 4.0 { "met" } else { "missed" },
+        join(&longest, 0),
+    );
+    println!(
+        "Scrolling the table through all rows: longest frame {} ms per round (target none over 50 ms: {}), 95th percentile {:.1} ms, median {:.1} ms",
+        join(&frames, 1),
+        if worst_frame <= 50.0 { "met" } else { "missed" },
+        figure(&figures, "scrollFrameP95Ms")?,
+        figure(&figures, "scrollFrameMedianMs")?,
+    );
+    println!("{figures}");
+    Ok(())
+}
+
+fn join(values: &[f64], decimals: usize) -> String {
+    values
+        .iter()
+        .map(|value| format!("{value:.decimals$}"))
+        .collect::<Vec<_>>()
+        .join(" / ")
 }

@@ -1,6 +1,6 @@
 //! Project tooling, all in Rust: `cargo xtask <command>`.
 //!
-//! - `example`: build the CLI and score the built-in example datasets (the README's main job).
+//! - `example`: build the CLI and score the built-in example datasets with it.
 //! - `test`: every check and test suite (the README's test command; CI runs it); `test wasm` runs
 //!   only the WebAssembly package's layers.
 //! - `build`: release build of the CLI with profile-guided optimisation (`pgo`), and the npm
@@ -8,11 +8,12 @@
 //! - `bench`: criterion benchmarks (profile-guided), the side-by-side comparison with azure-ai-evaluation, and the
 //!   WebAssembly package's size, start-up time and throughput against the native CLI, and the
 //!   judges' throughput and overhead per call; `bench wasm` runs only the package's figures,
-//!   `bench compare` only the comparison, `bench judge` only the judges'.
+//!   `bench compare` only the comparison, `bench judge` only the judges', `bench page` only the web
+//!   page's (drop-to-rendered and scroll frame times on the 100 000-item document).
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
-//! - `serve [--port P]`: serve the page (`web/`, with `pkg/` and `examples/`) on 127.0.0.1 with
+//! - `serve [--port P]`: the README's main job: serve the page (`web/`, with `pkg/` and `examples/`) on 127.0.0.1 with
 //!   the local demo judge beside it, until killed.
 //! - `dist`: the page as one self-contained file, `target/dist/agenteval.html`, for `file://`.
 //!
@@ -41,13 +42,14 @@ fn main() -> ExitCode {
         Some("bench") if args.get(1).map(String::as_str) == Some("wasm") => bench::run_wasm(),
         Some("bench") if args.get(1).map(String::as_str) == Some("compare") => bench::run_compare(),
         Some("bench") if args.get(1).map(String::as_str) == Some("judge") => bench::run_judge(),
+        Some("bench") if args.get(1).map(String::as_str) == Some("page") => bench::run_page(),
         Some("bench") => bench::run(),
         Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
         Some("judge") => judge::run(args.get(1..).unwrap_or_default()),
         Some("serve") => serve::run(args.get(1..).unwrap_or_default()),
         Some("dist") => dist(),
         _ => {
-            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge]|fuzz [seconds]|judge [flags]|serve [--port P]|dist>");
+            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [--port P]|dist>");
             return ExitCode::from(2);
         }
     };
