@@ -44,7 +44,7 @@ pub fn open(dataset: &str) -> Result<Opened, UsageError> {
 
 impl Opened {
     /// Everything, read into a buffer sized up front when the size is known.
-    fn read_all(mut self) -> io::Result<Vec<u8>> {
+    pub fn read_all(mut self) -> io::Result<Vec<u8>> {
         let mut bytes = Vec::with_capacity(first_line_capacity(self.size));
         self.reader.read_to_end(&mut bytes)?;
         Ok(bytes)

@@ -22,6 +22,7 @@ mod allocator_tests;
 mod input;
 mod judge;
 mod output;
+mod reopen;
 mod summary;
 
 use std::path::PathBuf;
@@ -34,7 +35,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[global_allocator]
 static ALLOCATOR: allocator::Allocator = allocator::allocator();
 
-/// Scores AI-agent evaluation datasets (M365 Copilot eval documents, Foundry JSONL).
+/// Scores AI-agent evaluation datasets (M365 Copilot eval documents, Foundry JSONL), and writes
+/// the results of already-scored ones.
 #[derive(Debug, Parser)]
 #[command(name = "agenteval", version, about)]
 struct Cli {
@@ -68,6 +70,18 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Write the results a scored dataset already carries (a scored M365 eval document, or
+    /// runevals results JSON) in a report format, without scoring it again.
+    Report {
+        /// Scored dataset file, or `-` for stdin.
+        dataset: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Report)]
+        format: ReportFormat,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// List the built-in evaluators with their options, defaults and pass rules.
     Evaluators,
 }
@@ -89,6 +103,34 @@ pub enum Format {
     Md,
     /// Self-contained HTML report.
     Html,
+}
+
+/// Output formats of `report`: those of `score` that do not write into the dataset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// The run report (JSON).
+    Report,
+    /// One CSV row per item and turn.
+    Csv,
+    /// JUnit XML.
+    Junit,
+    /// Markdown summary.
+    Md,
+    /// Self-contained HTML report.
+    Html,
+}
+
+impl ReportFormat {
+    /// The same format among `score`'s.
+    pub fn format(self) -> Format {
+        match self {
+            ReportFormat::Report => Format::Report,
+            ReportFormat::Csv => Format::Csv,
+            ReportFormat::Junit => Format::Junit,
+            ReportFormat::Md => Format::Md,
+            ReportFormat::Html => Format::Html,
+        }
+    }
 }
 
 /// A failure that ends the command with exit code 2.
@@ -114,6 +156,11 @@ fn main() -> ExitCode {
             output::score(&dataset, config.as_deref(), format, out.as_deref(), judge)
         }),
         Command::Validate { dataset, config } => input::validate(&dataset, config.as_deref()),
+        Command::Report {
+            dataset,
+            format,
+            out,
+        } => reopen::report(&dataset, format, out.as_deref()),
         Command::Evaluators => output::list_evaluators(),
     };
     match outcome {

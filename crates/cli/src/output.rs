@@ -67,7 +67,7 @@ pub fn score(
     finish(writer, &summary)
 }
 
-fn finish(mut writer: Box<dyn Write>, summary: &Summary) -> Result<u8, UsageError> {
+pub(crate) fn finish(mut writer: Box<dyn Write>, summary: &Summary) -> Result<u8, UsageError> {
     writer
         .flush()
         .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
@@ -208,7 +208,7 @@ fn check_format(format: Format, dialect: Dialect) -> Result<(), UsageError> {
 /// Output is written in large blocks: a scored document can be hundreds of megabytes.
 const OUTPUT_BUFFER_BYTES: usize = 1 << 20;
 
-fn open_output(out: Option<&Path>) -> Result<Box<dyn Write>, UsageError> {
+pub(crate) fn open_output(out: Option<&Path>) -> Result<Box<dyn Write>, UsageError> {
     match out {
         None => Ok(Box::new(BufWriter::with_capacity(
             OUTPUT_BUFFER_BYTES,
@@ -340,7 +340,7 @@ fn write_whole(
     }
 }
 
-fn write_report(
+pub(crate) fn write_report(
     report: &RunReport,
     format: Format,
     name: &str,

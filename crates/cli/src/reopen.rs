@@ -1,0 +1,32 @@
+//! The `report` command: the results a scored dataset already carries (a scored M365 eval
+//! document, or runevals results JSON), read by the core (`report::read_report`) and written in a
+//! report format, without scoring anything. The summary table and exit codes are `score`'s; a
+//! dataset without scores is a usage error (exit 2) saying so.
+
+use std::path::Path;
+
+use agenteval_core::report::{self, ReadError};
+
+use crate::{input, output, ReportFormat, UsageError};
+
+/// `agenteval report`.
+pub fn report(dataset: &str, format: ReportFormat, out: Option<&Path>) -> Result<u8, UsageError> {
+    let name = input::source_name(dataset);
+    let bytes = input::open(dataset)?
+        .read_all()
+        .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
+    let report = report::read_report(&bytes).map_err(|error| read_error(error, name))?;
+    drop(bytes);
+    let mut writer = output::open_output(out)?;
+    output::write_report(&report, format.format(), name, &mut writer)?;
+    output::finish(writer, &report.summary)
+}
+
+fn read_error(error: ReadError, name: &str) -> UsageError {
+    let lines: Vec<String> = error
+        .diagnostics()
+        .iter()
+        .map(|diagnostic| diagnostic.clone().in_source(name).to_string())
+        .collect();
+    UsageError(lines.join("\n"))
+}
