@@ -2,7 +2,8 @@
 // module (a Rust panic surfaces as a WebAssembly trap) into an `Error` with code `internalError`
 // and resets the module, so the next call works on a fresh instance. Shared by every entry point.
 // A `score`, `evaluate` or `scoreItem` call that gives a `judge` runs in the judge module
-// (`agenteval_judge`, the same API with the LLM judges), loaded on first use.
+// (`agenteval_judge`, the same API with the LLM judges and `readReport`), loaded on first use;
+// `readReport` always runs there.
 
 import * as wasm from "./agenteval_wasm.js";
 import { modules } from "./modules.js";
@@ -118,6 +119,13 @@ function routed(name, at) {
   };
 }
 
+/** `name` of the judge module, the only one that has it. */
+function inJudgeModule(name) {
+  return function call(...args) {
+    return loadJudge().then((module) => guard(module[name], module)(...args));
+  };
+}
+
 export const validate = guard(wasm.validate);
 export const evaluators = guard(wasm.evaluators);
 export const score = routed("score", 1);
@@ -125,6 +133,7 @@ export const evaluate = routed("evaluate", 1);
 export const scoreDocument = guard(wasm.scoreDocument);
 export const scoreItem = routed("scoreItem", 2);
 export const render = guard(wasm.render);
+export const readReport = inJudgeModule("readReport");
 export const version = guard(wasm.version);
 /** Crashes the module on purpose (tests of the crash guard): only in the test build, else undefined. */
 export const __testPanic = wasm.__testPanic && guard(wasm.__testPanic);

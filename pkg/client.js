@@ -89,6 +89,7 @@ export function connectWorker(worker = defaultWorker()) {
     evaluators: () => request("evaluators", []),
     version: () => request("version", []),
     render: (report, format, options) => request("render", [report, format, options]),
+    readReport: (dataset) => request("readReport", [dataset]),
     score: async (dataset, options) => {
       const [rest, hooks] = split(options, "score");
       return request("score", [dataset, rest], hooks);

@@ -12,3 +12,5 @@ export {
   version,
   connectWorker,
 } from "./agenteval_wasm.js";
+// Only the second module (loaded on first use) has `readReport`.
+export { readReport } from "./agenteval_judge.js";

@@ -1,7 +1,7 @@
 // A module Web Worker that runs the agenteval API off the main thread. Start it with
 // `connectWorker()` (or `new Worker(new URL("agenteval/worker", import.meta.url), {type: "module"})`
 // and the message protocol below):
-//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreDocument"|"scoreItem"|"render"|"version", args, stream?}
+//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreDocument"|"scoreItem"|"render"|"readReport"|"version", args, stream?}
 //            {id, method: "abort"}
 //            {id, method: "token", token, value | error} (the answer to a {type: "token"} reply)
 //            {id, method: "evaluationRender", args: [handle, format, options]}
@@ -55,6 +55,8 @@ async function run(method, args, id, stream, signal) {
       return agenteval.evaluators();
     case "render":
       return agenteval.render(...args);
+    case "readReport":
+      return agenteval.readReport(...args);
     case "version":
       return agenteval.version();
     case "score":
@@ -94,7 +96,7 @@ async function run(method, args, id, stream, signal) {
       return agenteval.scoreItem(item, evaluators, { ...withTokens(options, id), signal });
     }
     default:
-      throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreDocument, scoreItem, render, version; got ${method}`);
+      throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreDocument, scoreItem, render, readReport, version; got ${method}`);
   }
 }
 

@@ -24,7 +24,7 @@ function assertCode(code, pattern) {
 
 test("exports exactly the documented functions", () => {
   const names = Object.keys(agenteval).filter((name) => !name.startsWith("__")).sort();
-  assert.deepEqual(names, ["connectWorker", "evaluate", "evaluators", "render", "score", "scoreDocument", "scoreItem", "validate", "version"]);
+  assert.deepEqual(names, ["connectWorker", "evaluate", "evaluators", "readReport", "render", "score", "scoreDocument", "scoreItem", "validate", "version"]);
   assert.match(agenteval.version(), /^\d+\.\d+\.\d+/);
 });
 
@@ -264,6 +264,85 @@ test("render writes every CLI format", async () => {
   const lines = agenteval.render(rows, "foundry", { dataset: foundryRows, config: foundryConfig }).trimEnd().split("\n");
   assert.equal(lines.length, rows.items.length);
   assert.ok("f1_result" in JSON.parse(lines[0]));
+});
+
+const scoredFixtures = join(root, "tests/fixtures/scored");
+
+/** The entries of a run as a scored document holds them: without its skipped results. */
+function asStored(items) {
+  return items.map((item) => ({ ...item, results: item.results.filter((result) => result.result !== "skipped") }));
+}
+
+test("readReport opens a scored document as the report of the run that wrote it, in every input form", async () => {
+  const report = await agenteval.score(demo);
+  const scored = agenteval.render(report, "document", { dataset: demo, evaluatedAt: "2026-01-02T03:04:05Z" });
+  const forms = [scored, new TextEncoder().encode(scored), new TextEncoder().encode(scored).buffer, JSON.parse(scored)];
+  const reports = await Promise.all(forms.map((form) => agenteval.readReport(form)));
+  for (const read of reports) assert.deepEqual(read, reports[0]);
+  const read = reports[0];
+  assert.equal(read.dialect, "m365");
+  assert.deepEqual(read.tool, report.tool);
+  assert.deepEqual(read.items, asStored(report.items));
+  for (const key of ["items", "pass", "fail", "partial", "error"]) assert.equal(read.summary[key], report.summary[key], key);
+  assert.ok(report.items.some((item) => item.results.some((result) => result.result === "skipped")), "the demo has skipped results");
+  const ran = Object.entries(report.summary.evaluators).filter(([, tally]) => tally.pass + tally.fail + tally.error > 0);
+  assert.deepEqual(Object.keys(read.summary.evaluators).sort(), ran.map(([name]) => name).sort());
+  for (const [name, tally] of ran) {
+    assert.deepEqual(read.summary.evaluators[name], { ...tally, skipped: 0 }, name);
+  }
+  assert.match(agenteval.render(read, "md"), /^# agenteval/);
+  assert.deepEqual(JSON.parse(agenteval.render(read, "report")), read);
+});
+
+test("readReport maps runevals results: runevals' own verdict and threshold, not-applicable skipped, the rest in details", async () => {
+  const read = await agenteval.readReport(await readFile(join(scoredFixtures, "runevals-judged.json")));
+  assert.deepEqual(read.items.map((item) => item.status), ["pass", "fail", "fail", "error"]);
+  const groundedness = read.items[1].results.find((result) => result.evaluator === "Groundedness");
+  assert.deepEqual([groundedness.result, groundedness.score, groundedness.threshold], ["fail", 3, 4]);
+  assert.equal(groundedness.details.groundedness_result, "pass");
+  const toolCalls = read.items[2].results.find((result) => result.evaluator === "ToolCallAccuracy");
+  assert.equal(toolCalls.result, "skipped");
+  assert.equal(toolCalls.reason, "No tool calls found in response or provided tool_calls.");
+  assert.deepEqual(read.summary.evaluators.Groundedness, { pass: 1, fail: 2, error: 0, skipped: 0, pass_rate: 1 / 3, mean: 10 / 3, min: 2, max: 5 });
+  const partial = await agenteval.readReport(await readFile(join(scoredFixtures, "runevals-partial-match.json"), "utf8"));
+  assert.deepEqual(partial.items.map((item) => item.results.map((result) => [result.evaluator, result.result, result.score])), [
+    [["PartialMatch", "pass", 0.7143]],
+    [["PartialMatch", "fail", 0.1]],
+    [["PartialMatch", "fail", 0.8]],
+    [],
+  ]);
+});
+
+test("readReport keeps every item of a malformed file and says where each stored result is wrong", async () => {
+  const read = await agenteval.readReport(await readFile(join(scoredFixtures, "runevals-malformed.json"), "utf8"));
+  assert.equal(read.items.length, 4);
+  const coherence = read.items[0].results.find((result) => result.evaluator === "Coherence");
+  assert.equal(coherence.error.code, "invalidStoredResult");
+  assert.match(coherence.error.message, /^at \/individual_results\/0\/results\/coherence_score: expected `result` or `coherence_result`/);
+  assert.deepEqual(coherence.details.stored, { coherence: 4, coherence_result: "maybe" });
+  assert.deepEqual(read.items.map((item) => item.status), ["partial", "error", "error", "error"]);
+  assert.match(read.items[1].problem, /^at \/individual_results\/1: expected a result object/);
+  const document = await agenteval.readReport(await readFile(join(scoredFixtures, "m365-scored.json")));
+  assert.equal(document.items.find((item) => item.index === 2).problem, "Agent request failed: HTTP 503 Service Unavailable");
+  assert.equal(document.items.find((item) => item.index === 1).results[1].error.code, "judgeTimeout");
+});
+
+test("readReport rejects a dataset without scores as notScored, naming what it looked for, and bad input with codes", async () => {
+  for (const [dataset, pattern] of [
+    [demo, /^dataset: at \/items: the dataset carries no scores \(no item or turn has `scores` or `status`\); expected an M365 eval document/],
+    [foundryRows, /^dataset: the dataset carries no scores \(it is JSON Lines \(Foundry rows\)\)/],
+    [[{ prompt: "p", expected_response: "e" }], /\(it is a legacy M365 prompt list\)/],
+  ]) {
+    await assert.rejects(agenteval.readReport(dataset), (error) => {
+      assertCode("notScored", pattern)(error);
+      assert.match(error.message, /`individual_results`.*score the dataset instead$/);
+      assert.equal(error.diagnostics.length, 1);
+      return true;
+    });
+  }
+  await assert.rejects(agenteval.readReport('{"items": ['), assertCode("invalidDataset", /^dataset: line 1, column/));
+  await assert.rejects(agenteval.readReport('{"individual_results": {}}'), assertCode("invalidDataset", /^dataset: at \/individual_results: expected the array of runevals results/));
+  await assert.rejects(agenteval.readReport(undefined), assertCode("invalidArgument", /^dataset: expected a dataset/));
 });
 
 test("evaluate keeps the run: its report is score's, and render writes every format from it", async () => {

@@ -229,7 +229,10 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
         stream: closed && toStream.summary.items === 7 && (await new Blob(chunks).text()) === scoredDocument.document,
         failed,
       };
-      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document };
+      const reopened = await worker.readReport(scoredDocument.document);
+      const notScored = await worker.readReport(text).catch((error) => ({ code: error.code, diagnostics: error.diagnostics.length }));
+      const read = { items: reopened.items.length, pass: reopened.summary.pass, notScored };
+      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document, read, passed: report.summary.pass };
     } finally {
       worker.terminate();
     }
@@ -246,6 +249,7 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
   const demoItems = JSON.parse(demo).items.length;
   assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems }, bytes: true, stream: true, failed: "disk full" });
+  assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 } });
 });
 
 test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {

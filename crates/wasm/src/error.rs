@@ -17,6 +17,8 @@ pub enum ErrorCode {
     InvalidItem,
     /// The report given to `render` does not have the run report's shape.
     InvalidReport,
+    /// The dataset given to `readReport` carries no scores: score it instead.
+    NotScored,
 }
 
 impl ErrorCode {
@@ -28,6 +30,7 @@ impl ErrorCode {
             ErrorCode::InvalidConfig => "invalidConfig",
             ErrorCode::InvalidItem => "invalidItem",
             ErrorCode::InvalidReport => "invalidReport",
+            ErrorCode::NotScored => "notScored",
         }
     }
 }
@@ -39,7 +42,8 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// What is wrong, naming the argument or field.
     pub message: String,
-    /// The problems found in the input, for `invalidDataset`, `invalidConfig` and `invalidItem`.
+    /// The problems found in the input, for `invalidDataset`, `invalidConfig`, `invalidItem` and
+    /// `notScored`.
     pub diagnostics: Vec<Diagnostic>,
 }
 

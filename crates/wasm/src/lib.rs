@@ -3,7 +3,8 @@
 //! core outputs back as plain JSON-compatible objects. It decides no verdicts.
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
-//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`.
+//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, and (feature `reports`, the package's
+//! second module) `readReport`.
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
@@ -32,6 +33,8 @@ pub mod judge;
 pub mod judged;
 pub mod memory;
 pub mod options;
+#[cfg(feature = "reports")]
+pub mod read_report;
 pub mod render;
 pub mod report_json;
 pub mod run;

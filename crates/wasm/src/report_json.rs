@@ -296,7 +296,7 @@ mod tests {
             ),
             (
                 report_with_result(json!({"evaluator": "X", "result": "error", "error": {"code": "oops", "message": ""}})),
-                "items[0].results[0].error.code: expected one of \"emptyAgentResponse\", \"judgeOutputUnparseable\", \"judgeAuthenticationError\", \"judgeRateLimited\", \"judgeTimeout\", \"evaluatorConfigurationError\", \"evaluatorLoadError\", \"invalidEvaluatorResult\", \"evaluatorError\", \"toolCallEvidenceIndeterminate\", got \"oops\"",
+                "items[0].results[0].error.code: expected one of \"emptyAgentResponse\", \"judgeOutputUnparseable\", \"judgeAuthenticationError\", \"judgeRateLimited\", \"judgeTimeout\", \"evaluatorConfigurationError\", \"evaluatorLoadError\", \"invalidEvaluatorResult\", \"evaluatorError\", \"toolCallEvidenceIndeterminate\", \"invalidStoredResult\", got \"oops\"",
             ),
         ];
         for (value, message) in cases {

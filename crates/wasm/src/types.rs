@@ -125,6 +125,8 @@ export interface WorkerClient {
     options?: Omit<ScoreItemOptions, "custom"> | null,
   ): Promise<CaseOutcome>;
   render(report: RunReport, format: Format, options?: RenderOptions | null): Promise<string>;
+  /** `readReport` in the worker. */
+  readReport(dataset: DatasetInput): Promise<RunReport>;
   /** Stops the worker; calls still running reject. */
   terminate(): void;
 }
@@ -188,7 +190,7 @@ pub enum ItemStatus {
     Error,
 }
 
-/// Why an evaluator errored (the M365 eval-document schema's codes).
+/// Why an evaluator errored (the M365 eval-document schema's codes, and `invalidStoredResult`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
 #[cfg_attr(test, derive(Serialize, serde::Deserialize))]
 #[serde(rename_all = "camelCase")]
@@ -213,6 +215,8 @@ pub enum ResultErrorCode {
     EvaluatorError,
     /// `diagnostics.tool_calls` evidence is `null`.
     ToolCallEvidenceIndeterminate,
+    /// A result `readReport` read from a scored dataset is malformed (agenteval's own code).
+    InvalidStoredResult,
 }
 
 /// The code and message of an errored evaluator.

@@ -5,6 +5,7 @@ import {
   connectWorker,
   evaluate,
   evaluators,
+  readReport,
   render,
   score,
   scoreDocument,
@@ -105,6 +106,10 @@ async function main(): Promise<void> {
   console.log(outcome.results.map((result) => [result.evaluator, result.score]));
   await scoreItem({ prompt: "p", response: "r" }, ["polite"], { custom: { polite } });
 
+  const reopened: RunReport = await readReport(render(report, "document", { dataset: text }));
+  const stored = reopened.items.flatMap((item) => item.results.map((result) => result.error?.code));
+  console.log(stored.includes("invalidStoredResult"), reopened.summary.items);
+
   const worker: WorkerClient = connectWorker();
   const remote: RunReport = await worker.score(text, { onProgress: (progress) => console.log(progress.done) });
   console.log(remote.summary.items, await worker.render(remote, "md"));
@@ -116,7 +121,7 @@ async function main(): Promise<void> {
   const remoteBytes: Uint8Array = (await worker.scoreDocument(text, { output: "bytes" })).document;
   console.log(remoteDocument.summary.items, remoteBytes.byteLength);
   const remoteStreamed: StreamedDocument = await worker.scoreDocument(text, { output: new WritableStream<Uint8Array>() });
-  console.log(remoteStreamed.summary.pass);
+  console.log(remoteStreamed.summary.pass, (await worker.readReport(text)).summary.items);
   worker.terminate();
 
   try {
@@ -138,8 +143,11 @@ score(text, { custom: { polite: "yes" } });
 evaluate(text).then((kept) => kept.render("document", { dataset: text }));
 // @ts-expect-error: custom evaluators cannot be sent to a worker
 connectWorker().score(text, { custom: { polite } });
+// @ts-expect-error: readReport resolves to the report, it does not return it
+const notAwaited: RunReport = readReport(text);
 // @ts-expect-error: results are read-only data of known shape
 const wrong: string = ({} as EvalResult).score;
 
 void main();
 void wrong;
+void notAwaited;
