@@ -86,15 +86,16 @@ fn evaluator_name(name: &str) -> String {
     if evaluators::find(name).is_some() {
         return name.to_owned();
     }
-    let pascal: String = name
-        .split('_')
-        .map(|word| {
-            let mut chars = word.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_uppercase().chain(chars).collect::<String>()
-            })
-        })
-        .collect();
+    // NOTE: ASCII only: built-in names are ASCII, and `char::to_uppercase` would add Unicode's
+    // case tables (15 KB) to the WebAssembly module.
+    let mut pascal = String::with_capacity(name.len());
+    for word in name.split('_') {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            pascal.push(first.to_ascii_uppercase());
+            pascal.extend(chars);
+        }
+    }
     match evaluators::find(&pascal) {
         Some(spec) => spec.name.to_owned(),
         None => name.to_owned(),
