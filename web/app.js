@@ -119,21 +119,25 @@ class Page {
     }
   }
 
-  /** Opens a dataset: lists its problems, shows its stored scores if it has any, else scores it. */
+  /**
+   * Opens a dataset: shows its stored scores if it has any, else scores it. Problems are listed
+   * as the CLI reports them: a dataset that cannot be read is not scored; a bad item is scored as
+   * an error entry and named in the problems list.
+   */
   async openDataset(bytes, name) {
     this.setState("loading");
     this.message.textContent = "";
     this.title.textContent = `Reading ${name}…`;
     this.view.compareWith(null);
+    this.diagnostics.show([], name);
     let opened;
     try {
       opened = await this.engine.open(bytes, name, this.config);
     } catch (error) {
       return this.fail(`${name}: ${error.message}`);
     }
-    const { validation, stored } = opened;
-    this.current = { name, dialect: validation.dialect, stored: Boolean(stored) };
-    this.diagnostics.show(validation.diagnostics, name);
+    const { stored } = opened;
+    this.current = { name, dialect: stored?.dialect ?? null, stored: Boolean(stored) };
     this.drawExports();
     if (stored) {
       this.title.textContent = `${name}: a ${stored.dialect} report with ${stored.items.length} scored entries, shown as stored. Score again to compare.`;
@@ -144,15 +148,14 @@ class Page {
       return;
     }
     this.storedRows = null;
-    if (!validation.valid) {
-      this.title.textContent = `${name}: not scored — fix the problems listed below.`;
-      this.view.reset([]);
-      this.runBar.ready("");
-      this.setState("invalid");
-      return;
-    }
-    this.title.textContent = `${name}: ${validation.dialect}, ${validation.items} entries`;
     return this.score();
+  }
+
+  /** Lists the open dataset's problems (warnings included) once a run has read it. */
+  async listProblems() {
+    const { name } = this.current;
+    const validation = await this.engine.call("validate").catch(() => null);
+    if (validation && this.current?.name === name) this.diagnostics.show(validation.diagnostics, name);
   }
 
   /** Scores the open dataset (again). */
@@ -184,20 +187,30 @@ class Page {
     );
     this.activeRun = run;
     try {
-      const report = await run.promise;
+      const { report, tags } = await run.promise;
+      if (tags) this.view.results.setTags(tags);
       this.view.refresh();
+      if (tags) this.view.drawFilters();
+      this.current.dialect = report.dialect;
+      this.title.textContent = `${this.current.name}: ${report.dialect}, ${report.summary.items} entries${resume ? " (resumed from this device)" : ""}`;
       this.runBar.finished(report, this.view.results.rows.length);
       this.current.scored = true;
       this.drawExports();
       if (baseline) this.view.compareWith(new Results(baseline.map((row) => ({ ...row }))), "the scores stored in the file");
       this.history.refresh(runId);
       this.setState(report.judge?.not_reached?.length ? "cancelled" : "done");
+      this.listProblems();
     } catch (error) {
       this.view.refresh();
       if (error.name === "AbortError" || /cancel/i.test(error.message)) {
         this.runBar.cancelled(this.view.results.rows.length);
         this.history.refresh(runId);
         this.setState("cancelled");
+      } else if (error.diagnostics) {
+        this.title.textContent = `${this.current.name}: not scored — fix the problems listed below.`;
+        this.diagnostics.show(error.diagnostics, this.current.name);
+        this.runBar.ready("");
+        this.setState("invalid");
       } else {
         this.runBar.ready("");
         this.fail(`Scoring failed: ${error.message}`);

@@ -53,21 +53,24 @@ export async function mount(host, options = {}) {
   frame.append(view.element);
   await engine.ready;
   const config = typeof options.config === "object" && options.config !== null ? JSON.stringify(options.config) : options.config;
-  const { validation, stored } = await engine.open(bytesOf(options.dataset), options.name ?? "dataset", config);
+  const { stored } = await engine.open(bytesOf(options.dataset), options.name ?? "dataset", config);
   if (stored) {
     view.reset(stored.items);
     status.textContent = `${stored.items.length} entries, as stored`;
     return { view, report: stored, engine };
   }
-  if (!validation.valid) {
-    const problems = validation.diagnostics.filter((entry) => entry.severity === "error").map((entry) => entry.message);
-    status.textContent = `The dataset is not valid: ${problems.slice(0, 3).join("; ")}`;
-    throw Object.assign(new Error(status.textContent), { diagnostics: validation.diagnostics });
-  }
   status.textContent = "Scoring…";
-  const report = await engine.run({ judge: options.judge }, { onRows: (rows) => view.append(rows) }).promise;
-  status.textContent = `${view.results.rows.length} entries scored`;
-  return { view, report, engine };
+  try {
+    const { report, tags } = await engine.run({ judge: options.judge }, { onRows: (rows) => view.append(rows) }).promise;
+    if (tags) view.results.setTags(tags);
+    view.refresh();
+    status.textContent = `${view.results.rows.length} entries scored`;
+    return { view, report, engine };
+  } catch (error) {
+    const problems = (error.diagnostics ?? []).filter((entry) => entry.severity === "error").map((entry) => entry.message);
+    status.textContent = `The dataset cannot be scored: ${problems.slice(0, 3).join("; ") || error.message}`;
+    throw Object.assign(new Error(status.textContent), { diagnostics: error.diagnostics });
+  }
 }
 
 /** `<agenteval-results src="…">`: fetches `src` (a dataset or a run report) and shows its results. */

@@ -33,31 +33,26 @@ async function boot({ wasm, judgeWasm }) {
   return { version: api.version(), evaluators: api.evaluators() };
 }
 
-/** Whether `data` holds one of `needles` (ASCII), without decoding it. */
+/** How much of a dataset's beginning is searched for signs of stored scores. */
+const HEAD_BYTES = 1 << 20;
+
+/** Whether the beginning of `data` mentions one of `needles` (ASCII). */
 function mentions(data, needles) {
-  const encoded = needles.map((needle) => new TextEncoder().encode(needle));
-  for (let index = data.indexOf(0x22); index !== -1; index = data.indexOf(0x22, index + 1)) {
-    for (const needle of encoded) {
-      let at = 0;
-      while (at < needle.length && data[index + at] === needle[at]) at += 1;
-      if (at === needle.length) return true;
-    }
-  }
-  return false;
+  const head = new TextDecoder().decode(data.subarray(0, HEAD_BYTES));
+  return needles.some((needle) => head.includes(needle));
 }
 
 /**
- * Reads a dataset: validation, and, when it already carries scores (a scored M365 document or
- * runevals results), the report they make. The package reads stored scores in its judge module,
- * so that is loaded only for a dataset that mentions them.
+ * Opens a dataset and, when it already carries scores (a scored M365 document or runevals
+ * results), reads the report they make. The package reads stored scores in its judge module, so
+ * that is loaded only for a dataset whose beginning mentions them. Validation is `validate()`:
+ * the run itself reports a dataset it cannot read, with the same problems.
  */
 async function open({ bytes, name, config }) {
   evaluation?.free();
   evaluation = undefined;
   outcomes = [];
   const data = new Uint8Array(bytes);
-  const options = config ? { config } : undefined;
-  const validation = api.validate(data, options);
   opened = { data, name, config, parsed: undefined };
   let stored;
   if (mentions(data, ['"scores"', '"individual_results"'])) {
@@ -68,14 +63,26 @@ async function open({ bytes, name, config }) {
     }
   }
   if (stored) outcomes = stored.items;
-  return { validation, stored: stored && { ...stored, items: rowsOf(stored.items) } };
+  return { stored: stored && { ...stored, items: rowsOf(stored.items) } };
+}
+
+/** The open dataset's problems, errors first (the package's `validate`). */
+function validate() {
+  if (!opened) throw misuse("no dataset is open");
+  return api.validate(opened.data, opened.config ? { config: opened.config } : undefined);
+}
+
+/** The dataset's text, decoded once. */
+function textOf() {
+  opened.text ??= new TextDecoder().decode(opened.data);
+  return opened.text;
 }
 
 /** The parsed dataset, for the item view and search (parsed once, on first need). */
 function parsed() {
   if (!opened) throw misuse("no dataset is open");
   if (opened.parsed === undefined) {
-    const text = new TextDecoder().decode(opened.data);
+    const text = textOf();
     try {
       opened.parsed = { value: JSON.parse(text) };
     } catch {
@@ -95,14 +102,22 @@ function safeParse(line) {
 
 /** The rows of `outcomes` with their entries' tags. */
 function rowsOf(list) {
+  const tags = tagsOf(list);
+  return list.map((outcome, position) => ({ ...compactRow(outcome), tags: tags?.[position] ?? [] }));
+}
+
+/** Each outcome's entry tags, or null when the dataset has none (then it is never parsed). */
+function tagsOf(list) {
+  if (!textOf().includes('"tags"')) return null;
   const source = parsed();
-  return list.map((outcome) => ({ ...compactRow(outcome), tags: entryTags(source, outcome) }));
+  return list.map((outcome) => entryTags(source, outcome));
 }
 
 /**
- * Scores the open dataset, streaming rows to the page. With `persist`, the run (the dataset's
- * bytes, the judge settings without any key) and its outcomes are written to IndexedDB as they
- * arrive, so a reload can show and resume it.
+ * Scores the open dataset, streaming compact rows to the page as outcomes arrive. With
+ * `persist`, the run (the dataset's bytes, the judge settings without any key) and its outcomes
+ * are written to IndexedDB as they arrive, in batches, so a reload can show and resume it; the
+ * writes never hold up the run. Resolves to the report without its items, and the entries' tags.
  */
 async function run(id, { judge, runId, persist }, signal) {
   if (!opened) throw misuse("no dataset is open");
@@ -110,7 +125,6 @@ async function run(id, { judge, runId, persist }, signal) {
   evaluation = undefined;
   outcomes = [];
   lastJudge = judge;
-  const source = parsed();
   const store = persist ? await openStore().catch(() => undefined) : undefined;
   const record = store && {
     id: runId,
@@ -121,15 +135,11 @@ async function run(id, { judge, runId, persist }, signal) {
     dataset: opened.data,
     config: opened.config ?? null,
   };
-  if (store) {
-    await store.clearOutcomes(runId).catch(() => {});
-    await store.putRun(record).catch(() => {});
-  }
+  let writing = store ? store.clearOutcomes(runId).then(() => store.putRun(record)).catch(() => {}) : Promise.resolve();
   let batch = [];
   let stored = [];
-  let writing = Promise.resolve();
-  let flushed = performance.now();
   let timer = 0;
+  let flushed = performance.now();
   const flush = () => {
     clearTimeout(timer);
     timer = 0;
@@ -146,9 +156,7 @@ async function run(id, { judge, runId, persist }, signal) {
     signal,
     onResult: (outcome) => {
       outcomes.push(outcome);
-      const row = compactRow(outcome);
-      row.tags = entryTags(source, outcome);
-      batch.push(row);
+      batch.push(compactRow(outcome));
       stored.push(outcome);
       if (performance.now() - flushed > 50) flush();
       else if (!timer) timer = setTimeout(flush, 50);
@@ -164,15 +172,14 @@ async function run(id, { judge, runId, persist }, signal) {
   } finally {
     flush();
     if (store) {
-      await writing;
       const summary = evaluation?.report.summary;
-      await store
-        .putRun({ ...record, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } })
-        .catch(() => {});
+      writing.then(() =>
+        store.putRun({ ...record, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } }),
+      ).catch(() => {});
     }
   }
   const { items, ...report } = evaluation.report;
-  return report;
+  return { report, tags: tagsOf(outcomes) };
 }
 
 /** Opens stored run `runId`'s dataset and returns its stored rows, for the page to show or resume. */
@@ -180,7 +187,8 @@ async function restore(runId) {
   const store = await openStore();
   const record = await store.getRun(runId);
   if (!record) throw misuse(`run ${runId}: not on this device`);
-  const { validation } = await open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
+  await open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
+  const validation = validate();
   outcomes = await store.getOutcomes(runId);
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
@@ -210,7 +218,7 @@ async function readStored(bytes) {
 /** The spot a diagnostic's location names, with the lines around it. */
 function excerpt(location) {
   if (!opened) return null;
-  const text = (opened.text ??= new TextDecoder().decode(opened.data));
+  const text = textOf();
   let spot;
   if (location.kind === "lineColumn") spot = { line: location.line, column: location.column };
   else if (location.kind === "pointer") {
@@ -300,6 +308,7 @@ const methods = {
   search,
   export: exported,
   testJudge,
+  validate,
   restore,
   storedRows,
   readStored,

@@ -149,9 +149,12 @@ test("page: bad files list their problems with line and column or pointer, and s
   await page.waitForSelector("#excerpt .excerpt-here");
   assert.equal(await page.getAttribute("#excerpt .excerpt-here", "data-line"), "4");
   assert.match(await page.textContent("#excerpt .excerpt-here"), /"response": "b",}/);
-  // A schema problem is named by its JSON pointer and located in the text.
+  // A bad item is scored as an error entry, as the CLI does, and its problem is named by its JSON
+  // pointer and located in the text.
   const wrong = '{\n  "schemaVersion": "1.6.0",\n  "items": [\n    {"prompt": "a"},\n    {"prompt": 42, "response": "b"}\n  ]\n}';
-  assert.equal(await openFile(page, "wrong.json", wrong), "invalid");
+  assert.equal(await openFile(page, "wrong.json", wrong), "done");
+  await page.waitForSelector("#diagnostics:not([hidden])");
+  assert.equal((await tableRows(page))[1].status, "error");
   const pointer = await page.textContent("#diagnostics-list");
   assert.match(pointer, /\/items\/1\/prompt/);
   await page.click("#diagnostics-list li:first-child button");

@@ -94,6 +94,7 @@ export class ItemView {
     this.title.textContent = `Entry ${entryLabel(outcome)} — ${outcome.status}`;
     this.body.replaceChildren(
       ...[
+        outcome.problem ? section("Problem", outcome.problem) : null,
         section("Prompt", values.prompt),
         section("Response", values.response, { citations: true }),
         section("Expected response", values.expected),

@@ -6,24 +6,39 @@ export class Results {
   constructor(rows = []) {
     this.rows = [];
     this.evaluators = [];
-    this.columns = new Map();
+    this.counts = new Map();
+    this.entries = { total: 0, pass: 0, fail: 0, partial: 0, error: 0, skipped: 0 };
     this.tags = new Set();
     this.append(rows);
   }
 
-  /** Adds rows as they arrive from a run. */
+  /** Adds rows as they arrive from a run; the counts are kept as they go. */
   append(rows) {
     for (const row of rows) {
       row.position = this.rows.length;
       this.rows.push(row);
+      this.entries.total += 1;
+      if (row.status in this.entries) this.entries[row.status] += 1;
       for (const result of row.results) {
-        if (!this.columns.has(result.evaluator)) {
-          this.columns.set(result.evaluator, this.evaluators.length);
+        let counts = this.counts.get(result.evaluator);
+        if (!counts) {
+          counts = { name: result.evaluator, pass: 0, fail: 0, error: 0, skipped: 0, scores: [] };
+          this.counts.set(result.evaluator, counts);
           this.evaluators.push(result.evaluator);
         }
+        if (result.result in counts) counts[result.result] += 1;
+        if (result.score !== null && (result.result === "pass" || result.result === "fail")) counts.scores.push(result.score);
       }
       for (const tag of row.tags ?? []) this.tags.add(tag);
     }
+  }
+
+  /** Sets the rows' tags (`tags[position]`, a list each), when they come after the rows. */
+  setTags(tags) {
+    tags.forEach((list, position) => {
+      if (this.rows[position]) this.rows[position].tags = list;
+      for (const tag of list) this.tags.add(tag);
+    });
   }
 
   /** `row`'s result of `evaluator`, or undefined when it did not run there. */
@@ -33,25 +48,14 @@ export class Results {
 
   /** Counts of entries by status, and per evaluator: pass, fail, error, skipped, pass rate, scores. */
   summary() {
-    const entries = { total: this.rows.length, pass: 0, fail: 0, partial: 0, error: 0, skipped: 0 };
-    const evaluators = new Map(
-      this.evaluators.map((name) => [name, { name, pass: 0, fail: 0, error: 0, skipped: 0, scores: [] }]),
-    );
-    for (const row of this.rows) {
-      if (row.status in entries) entries[row.status] += 1;
-      for (const result of row.results) {
-        const counts = evaluators.get(result.evaluator);
-        if (result.result in counts) counts[result.result] += 1;
-        if (result.score !== null && (result.result === "pass" || result.result === "fail")) counts.scores.push(result.score);
-      }
-    }
-    for (const counts of evaluators.values()) {
+    const decidedEntries = this.entries.pass + this.entries.fail + this.entries.partial;
+    const entries = { ...this.entries, passRate: decidedEntries > 0 ? this.entries.pass / decidedEntries : null };
+    const evaluators = this.evaluators.map((name) => {
+      const counts = this.counts.get(name);
       const decided = counts.pass + counts.fail;
-      counts.passRate = decided > 0 ? counts.pass / decided : null;
-    }
-    const decided = entries.pass + entries.fail + entries.partial;
-    entries.passRate = decided > 0 ? entries.pass / decided : null;
-    return { entries, evaluators: [...evaluators.values()] };
+      return { ...counts, passRate: decided > 0 ? counts.pass / decided : null };
+    });
+    return { entries, evaluators };
   }
 
   /** Per tag: entries by status. Entries without tags count under "(no tag)". */
@@ -71,10 +75,14 @@ export class Results {
   /**
    * Positions of the rows that pass `filter` (`{status, evaluator, tag, matches}`: `matches` a set
    * of positions from the engine's text search), sorted by `sort` (`{key: "index" | "status" |
-   * evaluator name, descending}`).
+   * evaluator name, descending}`). Rows arrive in input order, so the unfiltered view in that
+   * order is every position as it is.
    */
   view(filter = {}, sort = { key: "index", descending: false }) {
     const { status, evaluator, tag, matches } = filter;
+    if (!status && !evaluator && !tag && !matches && sort.key === "index" && !sort.descending) {
+      return Array.from({ length: this.rows.length }, (_, position) => position);
+    }
     const positions = [];
     for (const row of this.rows) {
       if (matches && !matches.has(row.position)) continue;

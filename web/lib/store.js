@@ -61,11 +61,10 @@ class Store {
       .sort((a, b) => (b.startedAt ?? "").localeCompare(a.startedAt ?? ""));
   }
 
-  /** Appends a batch of a run's outcomes. */
+  /** Appends a batch of a run's outcomes (one record per batch: its JSON text). */
   async putOutcomes(run, outcomes) {
     const transaction = this.db.transaction("outcomes", "readwrite");
-    const store = transaction.objectStore("outcomes");
-    for (const outcome of outcomes) store.add({ run, outcome });
+    transaction.objectStore("outcomes").add({ run, outcomes: JSON.stringify(outcomes) });
     await done(transaction);
   }
 
@@ -73,7 +72,7 @@ class Store {
   async getOutcomes(run) {
     const index = this.db.transaction("outcomes").objectStore("outcomes").index("run");
     const records = await promised(index.getAll(IDBKeyRange.only(run)));
-    return records.map((record) => record.outcome);
+    return records.flatMap((record) => JSON.parse(record.outcomes));
   }
 
   /** Removes a run's outcomes (before it is scored again). */
