@@ -62,8 +62,35 @@ async function open({ bytes, name, config }) {
       stored = undefined;
     }
   }
-  if (stored) outcomes = stored.items;
+  if (stored) {
+    outcomes = stored.items;
+    opened.rescore = rescorable(stored);
+  }
   return { stored: stored && { ...stored, items: rowsOf(stored.items) } };
+}
+
+/**
+ * The dataset to score again when the open file is runevals results (not a dataset itself): an
+ * M365 eval document with each result's prompt, response and expected response, and the
+ * evaluators it was scored with at the thresholds it used. A scored M365 document is its own
+ * dataset (undefined).
+ */
+function rescorable(stored) {
+  if (!textOf().trimStart().startsWith("{") || !/"individual_results"/.test(textOf().slice(0, HEAD_BYTES))) return undefined;
+  const results = parsed().value?.individual_results;
+  if (!Array.isArray(results)) return undefined;
+  const items = results.map((result, index) => {
+    const evaluators = {};
+    for (const verdict of stored.items[index]?.results ?? []) {
+      evaluators[verdict.evaluator] = typeof verdict.threshold === "number" ? { threshold: verdict.threshold } : {};
+    }
+    const item = { prompt: String(result?.prompt ?? ""), evaluators, evaluators_mode: "replace" };
+    if (typeof result?.response === "string") item.response = result.response;
+    if (typeof result?.expected_response === "string") item.expected_response = result.expected_response;
+    return item;
+  });
+  const document = { schemaVersion: "1.11.0", metadata: { name: `${opened.name}, scored again` }, items };
+  return new TextEncoder().encode(JSON.stringify(document, null, 2));
 }
 
 /** The open dataset's problems, errors first (the package's `validate`). */
@@ -125,6 +152,9 @@ async function run(id, { judge, runId, persist }, signal) {
   evaluation = undefined;
   outcomes = [];
   lastJudge = judge;
+  if (opened.rescore) {
+    opened = { data: opened.rescore, name: opened.name, config: undefined, parsed: undefined };
+  }
   const store = persist ? await openStore().catch(() => undefined) : undefined;
   const record = store && {
     id: runId,
@@ -173,8 +203,9 @@ async function run(id, { judge, runId, persist }, signal) {
     flush();
     if (store) {
       const summary = evaluation?.report.summary;
+      const { dataset, ...saved } = record;
       writing.then(() =>
-        store.putRun({ ...record, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } }),
+        store.putRun({ ...saved, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } }),
       ).catch(() => {});
     }
   }

@@ -365,3 +365,38 @@ test("page: readable at phone width — nothing wider than the screen but the ta
   await screenshot(page, "phone");
   assert.deepEqual(problems, []);
 });
+
+test("page: a scored document and runevals results open as reports; scoring again compares with them", async () => {
+  const { page, problems } = await harness.open();
+  await settled(page);
+  const scored = spawnSync(cli, ["score", "m365-demo.json", "--format", "document"], { cwd: join(root, "examples"), encoding: "utf8", env: { PATH: process.env.PATH } }).stdout;
+  assert.equal(await openFile(page, "m365-demo.scored.json", scored), "done");
+  assert.match(await page.textContent("#dataset-name"), /^m365-demo\.scored\.json: a m365 report with 7 scored entries, shown as stored/);
+  const expected = cliReport(["examples/m365-demo.json"]).items.map((entry) => entry.status);
+  assert.deepEqual((await tableRows(page)).map((row) => row.status), expected);
+  await page.evaluate(() => {
+    document.body.dataset.state = "test-pending";
+  });
+  await page.click("#run");
+  assert.equal(await settled(page), "done");
+  await page.waitForSelector("#compare:not([hidden])");
+  assert.equal(await page.textContent("#compare h2"), "Compared with the scores stored in the file");
+  assert.equal(await page.textContent("#compare-changed-title"), "0 entries whose verdict changed");
+  // runevals results: shown as stored, then scored again from their prompts and responses.
+  const runevals = await readFile(join(root, "tests/fixtures/scored/runevals-partial-match.json"), "utf8");
+  assert.equal(await openFile(page, "results-20260101.json", runevals), "done");
+  assert.match(await page.textContent("#dataset-name"), /a m365 report with 4 scored entries, shown as stored/);
+  const stored = await page.evaluate(() => globalThis.agentevalPage.view.results.rows.map((row) => row.results.map((result) => [result.evaluator, result.result, result.score])));
+  assert.deepEqual(stored[0], [["PartialMatch", "pass", 0.7143]]);
+  await page.evaluate(() => {
+    document.body.dataset.state = "test-pending";
+  });
+  await page.click("#run");
+  assert.equal(await settled(page), "done");
+  assert.equal((await summary(page)).entries, 4);
+  const rescored = await page.evaluate(() => globalThis.agentevalPage.view.results.rows.map((row) => row.results.map((result) => result.evaluator)));
+  assert.deepEqual(rescored, [["PartialMatch"], ["PartialMatch"], ["PartialMatch"], []], "the evaluators each result was scored with (the last has none)");
+  const row = await page.$eval('#compare-evaluators tr[data-evaluator="PartialMatch"]', (element) => [...element.children].map((cell) => cell.textContent));
+  assert.match(row[3], /^0\.\d{3} → 0\.\d{3}$/, "mean scores before and after");
+  assert.deepEqual(problems, []);
+});

@@ -137,7 +137,8 @@ export function compareRuns(baseline, current) {
     const evaluators = [];
     for (const result of row.results) {
       const previous = Results.resultOf(old, result.evaluator);
-      if (!previous || previous.result !== result.result) {
+      // Stored documents leave skipped results out: absent and skipped are the same verdict.
+      if ((previous?.result ?? "skipped") !== result.result) {
         evaluators.push({ evaluator: result.evaluator, before: previous?.result ?? null, after: result.result });
       }
     }

@@ -4,7 +4,7 @@
 // device". Used by the page and by the engine worker (both have IndexedDB).
 
 const NAME = "agenteval-page";
-const VERSION = 1;
+const VERSION = 2;
 
 function promised(request) {
   return new Promise((resolve, reject) => {
@@ -27,7 +27,9 @@ export async function openStore() {
   const request = indexedDB.open(NAME, VERSION);
   request.onupgradeneeded = () => {
     const db = request.result;
+    for (const name of db.objectStoreNames) db.deleteObjectStore(name);
     db.createObjectStore("runs", { keyPath: "id" });
+    db.createObjectStore("datasets");
     const outcomes = db.createObjectStore("outcomes", { autoIncrement: true });
     outcomes.createIndex("run", "run");
     db.createObjectStore("settings");
@@ -41,24 +43,31 @@ class Store {
     this.db = db;
   }
 
-  /** Saves (or replaces) a run's record. */
-  async putRun(run) {
-    const transaction = this.db.transaction("runs", "readwrite");
+  /**
+   * Saves (or replaces) a run's record; its `dataset` (bytes) goes to a store of its own, so that
+   * listing runs never reads datasets.
+   */
+  async putRun({ dataset, ...run }) {
+    const transaction = this.db.transaction(["runs", "datasets"], "readwrite");
     transaction.objectStore("runs").put(run);
+    if (dataset !== undefined) transaction.objectStore("datasets").put(dataset, run.id);
     await done(transaction);
   }
 
-  /** The run with `id`, or undefined. */
+  /** The run with `id`, with its `dataset`, or undefined. */
   async getRun(id) {
-    return promised(this.db.transaction("runs").objectStore("runs").get(id));
+    const transaction = this.db.transaction(["runs", "datasets"]);
+    const [run, dataset] = await Promise.all([
+      promised(transaction.objectStore("runs").get(id)),
+      promised(transaction.objectStore("datasets").get(id)),
+    ]);
+    return run && { ...run, dataset };
   }
 
   /** Every run, newest first, without their datasets. */
   async listRuns() {
     const runs = await promised(this.db.transaction("runs").objectStore("runs").getAll());
-    return runs
-      .map(({ dataset, ...rest }) => rest)
-      .sort((a, b) => (b.startedAt ?? "").localeCompare(a.startedAt ?? ""));
+    return runs.sort((a, b) => (b.startedAt ?? "").localeCompare(a.startedAt ?? ""));
   }
 
   /** Appends a batch of a run's outcomes (one record per batch: its JSON text). */
@@ -85,11 +94,12 @@ class Store {
     await done(transaction);
   }
 
-  /** Removes a run and its outcomes. */
+  /** Removes a run, its dataset and its outcomes. */
   async deleteRun(run) {
     await this.clearOutcomes(run);
-    const transaction = this.db.transaction("runs", "readwrite");
+    const transaction = this.db.transaction(["runs", "datasets"], "readwrite");
     transaction.objectStore("runs").delete(run);
+    transaction.objectStore("datasets").delete(run);
     await done(transaction);
   }
 
