@@ -29,9 +29,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { launchChromium, root, serve } from "./helpers.js";
@@ -343,6 +343,28 @@ test("every agenteval command in code spans and text blocks is one the CLI accep
   for (const document of all) {
     const sources = [...document.spans, ...document.blocks.filter((block) => block.language === "text").map((block) => block.code)];
     for (const source of sources) for (const command of commands(source, "agenteval")) checkCli(command, document.name);
+  }
+});
+
+/** GitHub's anchor for a heading. */
+function slug(heading) {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+}
+
+test("every relative link of the documents leads to a file, and to a heading there", () => {
+  for (const document of all) {
+    const prose = document.text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "").replace(/`[^`\n]*`/g, "");
+    for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path, anchor] = target.split("#");
+      const file = path ? join(root, dirname(document.name), path) : join(root, document.name);
+      // The page's screenshot is taken by the page's tests (tests/js/page*.test.js) and committed with them.
+      assert.ok(existsSync(file) || path === "docs/screenshots/page.png", `${document.name}: ${target}: no such file`);
+      if (anchor && file.endsWith(".md")) {
+        const headings = [...readFileSync(file, "utf8").matchAll(/^#+ (.*)$/gm)].map((match) => slug(match[1]));
+        assert.ok(headings.includes(anchor), `${document.name}: ${target}: no such heading`);
+      }
+    }
   }
 });
 
