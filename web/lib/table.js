@@ -78,55 +78,60 @@ export class ResultsTable {
     });
   }
 
-  /** Draws the rows in view, reusing those already drawn. */
+  /**
+   * Draws the rows in view: rows still in view stay, rows that left are refilled for the slots
+   * that came into view (no elements are made while scrolling, once the view is full).
+   */
   draw() {
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || 600;
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - MARGIN);
     const last = Math.min(this.positions.length, Math.ceil((top + height) / ROW_HEIGHT) + MARGIN);
+    const spare = [];
     for (const [slot, row] of this.drawn) {
       if (slot < first || slot >= last) {
-        row.remove();
+        spare.push(row);
         this.drawn.delete(slot);
       }
     }
     for (let slot = first; slot < last; slot += 1) {
       if (this.drawn.has(slot)) continue;
-      const row = this.row(slot);
+      const row = spare.pop() ?? this.spacer.appendChild(this.emptyRow());
+      this.fill(row, slot);
       this.drawn.set(slot, row);
-      this.spacer.append(row);
     }
+    for (const row of spare) row.remove();
   }
 
-  row(slot) {
-    const position = this.positions[slot];
-    const entry = this.results.rows[position];
-    const cells = this.results.evaluators.map((name) => {
-      const result = Results.resultOf(entry, name);
-      if (!result) return h("div", { role: "cell", class: "cell-none" }, "");
-      return h(
-        "div",
-        { role: "cell", class: `cell-${result.result}` },
-        h("span", { class: `badge badge-${result.result}` }, result.result),
-        result.score === null ? "" : ` ${formatScore(result.score, 2)}`,
-      );
-    });
+  /** A row element with a cell for the entry, its status and each evaluator. */
+  emptyRow() {
+    const cell = () => h("div", { role: "cell" }, h("span", { class: "badge" }), document.createTextNode(""));
     const row = h(
       "div",
-      {
-        class: "table-row",
-        role: "row",
-        tabindex: "-1",
-        "aria-rowindex": String(slot + 2),
-        "data-position": String(position),
-        onclick: () => this.onOpen(position),
-      },
-      h("div", { role: "cell" }, entryLabel(entry)),
-      h("div", { role: "cell" }, h("span", { class: `badge badge-${entry.status ?? "none"}` }, entry.status ?? "not scored")),
-      cells,
+      { class: "table-row", role: "row", tabindex: "-1", onclick: () => this.onOpen(Number(row.dataset.position)) },
+      h("div", { role: "cell" }),
+      cell(),
+      this.results.evaluators.map(cell),
     );
-    row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;
     return row;
+  }
+
+  /** Shows the entry at `slot` in `row`. */
+  fill(row, slot) {
+    const position = this.positions[slot];
+    const entry = this.results.rows[position];
+    row.setAttribute("aria-rowindex", String(slot + 2));
+    row.dataset.position = String(position);
+    row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;
+    const cells = row.children;
+    cells[0].textContent = entryLabel(entry);
+    setBadge(cells[1], entry.status ?? "none", entry.status ?? "not scored", "");
+    this.results.evaluators.forEach((name, column) => {
+      const result = Results.resultOf(entry, name);
+      const cell = cells[column + 2];
+      if (!result) setBadge(cell, "absent", "", "");
+      else setBadge(cell, result.result, result.result, result.score === null ? "" : ` ${formatScore(result.score, 2)}`);
+    });
   }
 
   key(event) {
@@ -159,4 +164,13 @@ export class ResultsTable {
     this.draw();
     this.drawn.get(slot)?.focus();
   }
+}
+
+/** Sets a cell's badge (`kind` its class, `label` its text) and the text after it. */
+function setBadge(cell, kind, label, after) {
+  const badge = cell.firstChild;
+  badge.className = label ? `badge badge-${kind}` : "";
+  badge.textContent = label;
+  cell.lastChild.textContent = after;
+  cell.className = `cell-${kind}`;
 }
