@@ -50,7 +50,7 @@ const NOT_RUN = {
   build: "two profile-guided release builds and the package (many minutes); `cargo xtask test` builds the package the same way",
   dist: "`cargo xtask test` writes the same file with the same function, and page-dist.test.js opens it from file://",
   bench: "minutes of measurement on a quiet machine; its figures are in docs/performance.md",
-  fuzz: "runs for the seconds it is given (600 in the README); the target is built by cargo-fuzz on nightly features",
+  fuzz: "runs as long as it is told (600 s in the README), after installing cargo-fuzz; stream.rs and datasets.rs test the same input path",
 };
 
 /** Placeholder endpoints of the examples, pointed at the local judge. */
@@ -75,7 +75,7 @@ function spans(text) {
   return [...prose.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
 }
 
-/** The commands of a block or span that start with `program` (after `export`s, pipes and `$ `). */
+/** The commands of a block or span that start with `program`, split at pipes, `&&` and `;`, after a `$ ` prompt. */
 function commands(code, program) {
   return code
     .split("\n")
