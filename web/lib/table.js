@@ -56,7 +56,7 @@ export class ResultsTable {
       return h(
         "div",
         { role: "columnheader", "aria-sort": sorted ? (this.sort.descending ? "descending" : "ascending") : "none" },
-        h("button", { type: "button", class: "sort", onclick: () => this.onSort(key) }, label, sorted ? (this.sort.descending ? " ▼" : " ▲") : ""),
+        h("button", { type: "button", class: "sort", title: `Sort by ${label}`, onclick: () => this.onSort(key) }, label, sorted ? (this.sort.descending ? " ▼" : " ▲") : ""),
       );
     };
     this.header.replaceChildren(
