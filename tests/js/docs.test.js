@@ -359,7 +359,7 @@ test("every relative link of the documents leads to a file, and to a heading the
       const [path, anchor] = target.split("#");
       const file = path ? join(root, dirname(document.name), path) : join(root, document.name);
       // The page's screenshot is taken by the page's tests (tests/js/page*.test.js) and committed with them.
-      assert.ok(existsSync(file) || path === "docs/screenshots/page.png", `${document.name}: ${target}: no such file`);
+      assert.ok(existsSync(file), `${document.name}: ${target}: no such file`);
       if (anchor && file.endsWith(".md")) {
         const headings = [...readFileSync(file, "utf8").matchAll(/^#+ (.*)$/gm)].map((match) => slug(match[1]));
         assert.ok(headings.includes(anchor), `${document.name}: ${target}: no such heading`);
