@@ -348,6 +348,7 @@ fn test_package() -> Result<(), String> {
         .arg(js_tests_dir())
         .env("AGENTEVAL_CLI", &cli)
         .env("AGENTEVAL_DIST", &dist)
+        .env("AGENTEVAL_XTASK", xtask_binary()?)
         .env("CHROMIUM", CHROMIUM)
         .env("AGENTEVAL_JUDGE_URL", judge.url())
         .env("AGENTEVAL_JUDGE_KEY", TEST_JUDGE_KEY)
@@ -357,3 +358,8 @@ fn test_package() -> Result<(), String> {
 
 /// The key of the local judge the JS tests score against (a test value, not a secret).
 const TEST_JUDGE_KEY: &str = "agenteval-test-judge-key";
+
+/// This xtask's own binary, for the JS suites that run `serve` as a user would.
+fn xtask_binary() -> Result<PathBuf, String> {
+    std::env::current_exe().map_err(|error| format!("cannot find the xtask binary: {error}"))
+}
