@@ -44,7 +44,7 @@ const judgeKey = process.env.AGENTEVAL_JUDGE_KEY;
 /** Why each `cargo xtask` subcommand the documents show is not run here. */
 const NOT_RUN = {
   test: "it is the command running this test",
-  serve: "serves until killed; tests/js/page*.test.js test the page it serves, from the same folders",
+  serve: "serves until killed; page-serve.test.js runs it in the background and tests the page it serves",
   judge: "serves until killed; this test and the judge suites run the same server, started by `cargo xtask test`",
   example: "a release build of the CLI (minutes on two cores); the commands it runs are the README's, run here with the debug CLI",
   build: "two profile-guided release builds and the package (many minutes); `cargo xtask test` builds the package the same way",
