@@ -3,7 +3,7 @@
 // and resets the module, so the next call works on a fresh instance. Shared by every entry point.
 // A `score`, `evaluate` or `scoreItem` call that gives a `judge` runs in the judge module
 // (`agenteval_judge`, the same API with the LLM judges and `readReport`), loaded on first use;
-// `readReport` always runs there.
+// `readReport` and `evaluateRows` always run there.
 
 import * as wasm from "./agenteval_wasm.js";
 import { modules } from "./modules.js";
@@ -95,12 +95,34 @@ function guardEvaluation(module) {
 
 guardEvaluation(wasm);
 
+/** The methods and getters of the judge module's `RowsEvaluation` get the guard. */
+function guardRows(module) {
+  const rows = module.RowsEvaluation.prototype;
+  rows.entry = guard(rows.entry, module);
+  rows.render = guard(rows.render, module);
+  const freeOnce = rows.free;
+  /** Releases the memory it holds; freeing it again does nothing. */
+  rows.free = function free() {
+    try {
+      freeOnce.call(this);
+    } catch (error) {
+      if (!isFreed(error)) throw translate(error, module);
+    }
+  };
+  if (Symbol.dispose) rows[Symbol.dispose] = rows.free;
+  for (const name of ["summary", "dialect", "rows", "length"]) {
+    const getter = Object.getOwnPropertyDescriptor(rows, name);
+    Object.defineProperty(rows, name, { ...getter, get: guard(getter.get, module) });
+  }
+}
+
 let judgeModule;
 
 /** The judge module, loaded and guarded once. */
 function loadJudge() {
   judgeModule ??= modules.loadJudge().then((module) => {
     guardEvaluation(module);
+    guardRows(module);
     return module;
   });
   return judgeModule;
@@ -134,6 +156,7 @@ export const scoreDocument = guard(wasm.scoreDocument);
 export const scoreItem = routed("scoreItem", 2);
 export const render = guard(wasm.render);
 export const readReport = inJudgeModule("readReport");
+export const evaluateRows = inJudgeModule("evaluateRows");
 export const version = guard(wasm.version);
 /** Crashes the module on purpose (tests of the crash guard): only in the test build, else undefined. */
 export const __testPanic = wasm.__testPanic && guard(wasm.__testPanic);

@@ -12,5 +12,6 @@ export {
   version,
   connectWorker,
 } from "./agenteval_wasm.js";
-// Only the second module (loaded on first use) has `readReport`.
-export { readReport } from "./agenteval_judge.js";
+// Only the second module (loaded on first use) has `readReport` and `evaluateRows`.
+export { readReport, evaluateRows } from "./agenteval_judge.js";
+export type { RowsEvaluation, Rows, RowsOptions, RowCode } from "./agenteval_judge.js";

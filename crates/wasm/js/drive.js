@@ -301,3 +301,53 @@ export function driveDocument(run, options) {
     }
   })();
 }
+
+/**
+ * Runs an `evaluateRows` run to its end: a batch of items per step (sized as `scoreDocument`'s),
+ * handing the rows scored since the last slice to `onRows` and the count done to `onProgress`
+ * after each slice of work, yielding to the event loop between slices and honouring the
+ * AbortSignal. Resolves to the run's RowsEvaluation.
+ */
+export function driveRows(run, options) {
+  const { signal, onProgress, onRows } = options ?? {};
+  const sliceMs = options?.sliceMs ?? DEFAULT_SLICE_MS;
+  let finished = false;
+  const handRows = () => {
+    const rows = run.rows();
+    if (rows.index.length > 0) onRows(rows);
+  };
+  return (async () => {
+    try {
+      let sliceStart = now();
+      let batch = 1;
+      signal?.throwIfAborted();
+      for (let more = true; more; ) {
+        const stepStart = now();
+        more = run.next(batch);
+        const stepEnd = now();
+        batch = nextBatch(batch, stepEnd - stepStart, sliceMs);
+        if (more && stepEnd - sliceStart >= sliceMs) {
+          if (onRows) handRows();
+          onProgress?.({ done: run.done(), total: run.total() });
+          await pause();
+          signal?.throwIfAborted();
+          sliceStart = now();
+        }
+      }
+      if (onRows) handRows();
+      const done = run.done();
+      finished = true;
+      const evaluation = run.finish();
+      onProgress?.({ done, total: done });
+      return evaluation;
+    } finally {
+      if (!finished) {
+        try {
+          run.free();
+        } catch {
+          // The module crashed or was reset; nothing is left to free.
+        }
+      }
+    }
+  })();
+}

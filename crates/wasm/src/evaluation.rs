@@ -61,19 +61,21 @@ impl Evaluation {
             ));
         }
         Ok(
-            render::render(&self.report, format, Some(&self.dataset), &settings).map_err(
-                |dialect| {
-                    crate::error::ApiError::argument(
-                        "format",
-                        format!(
-                            "a format of the scored dataset: `{}` writes into {dialect}",
-                            format.as_str()
-                        ),
-                    )
-                },
-            )?,
+            render::render(&self.report, format, Some(&self.dataset), &settings)
+                .map_err(|dialect| foreign_format(format, dialect))?,
         )
     }
+}
+
+/// The error for `format` when it writes into `dialect`, which the scored dataset is not.
+pub fn foreign_format(format: Format, dialect: &str) -> crate::error::ApiError {
+    crate::error::ApiError::argument(
+        "format",
+        format!(
+            "a format of the scored dataset: `{}` writes into {dialect}",
+            format.as_str()
+        ),
+    )
 }
 
 /// The scored document's text, written into `document` itself instead of a copy: writing the same

@@ -4,7 +4,7 @@
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
 //! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, and (feature `reports`, the package's
-//! second module) `readReport`.
+//! second module) `readReport` and `evaluateRows` (and its `RowsEvaluation`).
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
@@ -37,6 +37,8 @@ pub mod options;
 pub mod read_report;
 pub mod render;
 pub mod report_json;
+#[cfg(feature = "reports")]
+pub mod rows;
 pub mod run;
 pub mod types;
 pub mod validate;

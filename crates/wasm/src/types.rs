@@ -30,6 +30,62 @@ extern "C" {
     pub type OutputOptionsArg;
 }
 
+#[cfg(feature = "reports")]
+#[wasm_bindgen]
+extern "C" {
+    /// An options object of `evaluateRows`, as the caller passed it.
+    #[wasm_bindgen(typescript_type = "RowsOptions")]
+    pub type RowsOptionsArg;
+}
+
+#[cfg(feature = "reports")]
+#[wasm_bindgen(typescript_custom_section)]
+const ROWS_TYPES: &'static str = r#"
+/**
+ * Code of a status or result in `Rows`: 0 pass, 1 fail, 2 partial (status only), 3 error,
+ * 4 skipped (a status: every evaluator was skipped, `null` in the report), 5 did not run (result
+ * only: the evaluator has no result on that entry).
+ */
+export type RowCode = 0 | 1 | 2 | 3 | 4 | 5;
+/**
+ * Entries of a run as columns: one element per entry in `index`, `turn` and `status`; one per
+ * entry and evaluator in `result` and `score`, row by row (`result[row * evaluators.length +
+ * column]`). Every array is a copy of its own, so it can be transferred to another thread.
+ */
+export interface Rows {
+  /** 0-based item (M365) or row (Foundry) index. */
+  index: Int32Array;
+  /** 0-based turn of a thread; -1 for single-turn items. */
+  turn: Int32Array;
+  /** The entry's status (`RowCode`: 0 pass, 1 fail, 2 partial, 3 error, 4 every evaluator skipped). */
+  status: Uint8Array;
+  /**
+   * The evaluators' names, the columns, in the order they were first seen. In an `onRows` chunk:
+   * those seen so far, so each chunk's list begins with the previous chunk's.
+   */
+  evaluators: string[];
+  /** Each evaluator's verdict (`RowCode`: 0 pass, 1 fail, 3 error, 4 skipped, 5 did not run). */
+  result: Uint8Array;
+  /** Each evaluator's score; `NaN` when it has none. */
+  score: Float64Array;
+}
+/** Options of `evaluateRows`. */
+export interface RowsOptions {
+  /** Foundry evaluation config, as JSON text or an object; used when the rows carry none. */
+  config?: string | JsonObject;
+  /** Cancels the run: the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called with the entries done so far after each slice of work and at the end. */
+  onProgress?: (progress: Progress) => void;
+  /** Called after each slice of work with the rows of the entries scored since its last call. */
+  onRows?: (rows: Rows) => void;
+  /** Longest stretch of work, in milliseconds, before yielding to the event loop (default 8). */
+  sliceMs?: number;
+  /** Refused: judged runs go through `evaluate`. */
+  judge?: undefined | null;
+}
+"#;
+
 #[wasm_bindgen(typescript_custom_section)]
 const JSON_TYPES: &'static str = r#"
 /** Any JSON value. */

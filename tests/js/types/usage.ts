@@ -4,6 +4,7 @@
 import {
   connectWorker,
   evaluate,
+  evaluateRows,
   evaluators,
   readReport,
   render,
@@ -24,6 +25,9 @@ import {
   type OutputOptions,
   type Progress,
   type RunReport,
+  type Rows,
+  type RowsEvaluation,
+  type RowsOptions,
   type ScoreDocumentOptions,
   type ScoredDocument,
   type Utf8Bytes,
@@ -85,6 +89,22 @@ async function main(): Promise<void> {
   } finally {
     evaluation.free();
   }
+
+  const shown: Rows[] = [];
+  const rowsOptions: RowsOptions = { sliceMs: 16, onRows: (chunk) => void shown.push(chunk), onProgress: ({ done, total }) => console.log(done, total) };
+  const rowsEvaluation: RowsEvaluation = await evaluateRows(new TextEncoder().encode(text), rowsOptions);
+  try {
+    const { index, status, result, score: scores, evaluators: columns } = rowsEvaluation.rows;
+    const failing: number[] = Array.from(index).filter((_, row) => status[row] === 1);
+    const firstScore: number = scores[0] ?? Number.NaN;
+    const firstEntry: CaseOutcome = rowsEvaluation.entry(0);
+    const csv: string = rowsEvaluation.render("csv", { title: "rows" });
+    console.log(failing.length, result.length / columns.length, firstScore, firstEntry.status, csv.length, rowsEvaluation.summary.pass, rowsEvaluation.dialect);
+  } finally {
+    rowsEvaluation.free();
+  }
+  // @ts-expect-error: evaluateRows runs no judge (judged runs go through evaluate)
+  await evaluateRows(text, { judge: { kind: "openai", endpoint: "http://localhost", model: "m" } });
 
   const documentOptions = { evaluatedAt: new Date().toISOString(), sliceMs: 4 } satisfies ScoreDocumentOptions;
   const streamed: ScoredDocument = await scoreDocument(text, documentOptions);
