@@ -162,6 +162,7 @@ async function run(id, { judge, runId, persist }, signal) {
     judge: persist.judge ?? null,
     startedAt: persist.startedAt,
     status: "running",
+    stores: judge ? "outcomes" : "rows",
     dataset: opened.data,
     config: opened.config ?? null,
   };
@@ -196,21 +197,65 @@ async function run(id, { judge, runId, persist }, signal) {
   if (opened.config) options.config = opened.config;
   if (judge) options.judge = judge;
   let status = "cancelled";
+  let report;
   try {
-    evaluation = await api.evaluate(opened.data, options);
-    status = evaluation.report.judge?.not_reached?.length ? "cancelled" : "done";
+    if (judge) {
+      evaluation = await api.evaluate(opened.data, options);
+      ({ items: outcomes, ...report } = evaluation.report);
+    } else {
+      // Without a judge, the lean path: the outcomes stay in the module, rows come as columns.
+      evaluation = await api.evaluateRows(opened.data, {
+        signal,
+        config: opened.config,
+        onProgress: options.onProgress,
+        onRows: (chunk) => {
+          for (const row of rowsFromColumns(chunk)) {
+            batch.push(row);
+            stored.push(row);
+          }
+          if (performance.now() - flushed > 50) flush();
+          else if (!timer) timer = setTimeout(flush, 50);
+        },
+      });
+      report = { tool: undefined, dialect: evaluation.dialect, summary: evaluation.summary };
+    }
+    status = report.judge?.not_reached?.length ? "cancelled" : "done";
   } finally {
     flush();
     if (store) {
-      const summary = evaluation?.report.summary;
+      const summary = report?.summary;
       const { dataset, ...saved } = record;
       writing.then(() =>
         store.putRun({ ...saved, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } }),
       ).catch(() => {});
     }
   }
-  const { items, ...report } = evaluation.report;
-  return { report, tags: tagsOf(outcomes) };
+  return { report, tags: tagsOf(evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes) };
+}
+
+/** Status and result codes of `evaluateRows` columns, as the report names them. */
+const CODES = ["pass", "fail", "partial", "error", "skipped"];
+const DID_NOT_RUN = 5;
+
+/** Compact rows (as `compactRow` makes them) from `evaluateRows` columns. */
+function rowsFromColumns({ index, turn, status, evaluators, result, score }) {
+  const width = evaluators.length;
+  const rows = new Array(index.length);
+  for (let row = 0; row < index.length; row += 1) {
+    const results = [];
+    for (let column = 0; column < width; column += 1) {
+      const cell = row * width + column;
+      if (result[cell] === DID_NOT_RUN) continue;
+      results.push({ evaluator: evaluators[column], result: CODES[result[cell]], score: Number.isNaN(score[cell]) ? null : score[cell] });
+    }
+    rows[row] = {
+      index: index[row],
+      turn: turn[row] < 0 ? null : turn[row],
+      status: status[row] === 4 ? null : CODES[status[row]],
+      results,
+    };
+  }
+  return rows;
 }
 
 /** Opens stored run `runId`'s dataset and returns its stored rows, for the page to show or resume. */
@@ -220,11 +265,12 @@ async function restore(runId) {
   if (!record) throw misuse(`run ${runId}: not on this device`);
   await open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
   const validation = validate();
-  outcomes = await store.getOutcomes(runId);
+  const saved = await store.getOutcomes(runId);
+  outcomes = record.stores === "rows" ? [] : saved;
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
   delete lastJudge?.hasKey;
-  return { validation, rows: rowsOf(outcomes), run };
+  return { validation, rows: rowsOf(saved), run };
 }
 
 /** The rows of stored run `runId` (to compare with). */
@@ -279,32 +325,65 @@ function nthLine(text, line) {
 }
 
 /** One entry in full: its input as the dataset writes it, and its outcome. */
-function entry(position) {
-  const outcome = outcomes[position];
+async function entry(position) {
+  const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
   return { outcome, input: inputOf(parsed(), outcome) };
 }
 
+/**
+ * Outcome `position`: from the outcomes kept as objects (a judged run, a stored report, a restored
+ * judged run), else from the run kept in the module (the lean path keeps them there).
+ */
+async function outcomeAt(position) {
+  if (outcomes.length > 0) return outcomes[position];
+  await ensureEvaluation();
+  if (evaluation.entry) return position < evaluation.length ? evaluation.entry(position) : undefined;
+  return outcomes[position];
+}
+
+/** The run kept in the module: a restored run (shown from storage) is scored again first, its judge answers from the cache. */
+async function ensureEvaluation() {
+  if (evaluation) return;
+  if (!opened) throw misuse("open a dataset first");
+  const again = {};
+  if (opened.config) again.config = opened.config;
+  if (lastJudge) {
+    again.judge = lastJudge;
+    evaluation = await api.evaluate(opened.data, again);
+    outcomes = evaluation.report.items;
+  } else {
+    evaluation = await api.evaluateRows(opened.data, again);
+  }
+}
+
 /** Positions of the entries whose input or reasons contain `text` (case-insensitive). */
-function search(text) {
+async function search(text) {
   const needle = text.toLowerCase();
-  const source = parsed();
+  const texts = await searchTexts();
   const found = [];
-  outcomes.forEach((outcome, position) => {
-    if (searchText(source, outcome).includes(needle)) found.push(position);
+  texts.forEach((entryText, position) => {
+    if (entryText.includes(needle)) found.push(position);
   });
   return Uint32Array.from(found);
+}
+
+/** Every entry's search text, made on the first search of a run. */
+async function searchTexts() {
+  if (opened.searchTexts) return opened.searchTexts;
+  if (outcomes.length === 0) await ensureEvaluation();
+  const source = parsed();
+  const count = outcomes.length > 0 ? outcomes.length : evaluation.length;
+  const texts = new Array(count);
+  for (let position = 0; position < count; position += 1) texts[position] = searchText(source, await outcomeAt(position));
+  opened.searchTexts = texts;
+  return texts;
 }
 
 /** The run in `format`, as the CLI writes it; a restored run is scored again first (judge answers from the cache). */
 async function exported(format, options) {
   if (!opened) throw misuse("export: open a dataset first");
-  if (!evaluation) {
-    const again = {};
-    if (opened.config) again.config = opened.config;
-    if (lastJudge) again.judge = lastJudge;
-    evaluation = await api.evaluate(opened.data, again);
-  }
+  await ensureEvaluation();
   return evaluation.render(format, options);
 }
 
