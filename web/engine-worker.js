@@ -1,17 +1,19 @@
 // The page's engine: a module Web Worker that runs the agenteval package (`pkg/`) off the main
-// thread, so the page never freezes. It keeps the open dataset and the last run (an `Evaluation`,
-// for exports byte for byte what the CLI writes), streams compact rows to the page, and answers
-// the item view, text search and exports from what it keeps.
+// thread, so the page never freezes. It keeps the open dataset and the last run in the module (a
+// `RowsEvaluation` from the lean `evaluateRows` path when no judge is configured, else an
+// `Evaluation`), streams rows to the page as they are scored, and answers the item view, text
+// search and exports (byte for byte what the CLI writes) from what it keeps.
 //
 // Protocol: requests `{id, method, args}`; replies `{id, type: "done", value}`,
-// `{id, type: "error", error}`, and during a run `{id, type: "rows", rows}` and
+// `{id, type: "error", error}`, and during a run `{id, type: "columns", columns}` (the lean
+// path's typed columns), `{id, type: "rows", rows}` (compact rows of a judged run) and
 // `{id, type: "progress", progress}`. `{id, method: "cancel"}` aborts run `id`.
 // The first request is `boot` with where the two WebAssembly modules are: URLs (served page) or
 // their bytes (the offline file, which has no URL to fetch them from).
 
 import init from "../pkg/agenteval_wasm.js";
 import { modules } from "../pkg/modules.js";
-import { compactRow, entryTags, inputOf, searchText } from "./lib/entries.js";
+import { compactRow, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
 
@@ -129,15 +131,18 @@ function safeParse(line) {
 
 /** The rows of `outcomes` with their entries' tags. */
 function rowsOf(list) {
-  const tags = tagsOf(list);
+  const tags = tagsOf(() => list);
   return list.map((outcome, position) => ({ ...compactRow(outcome), tags: tags?.[position] ?? [] }));
 }
 
-/** Each outcome's entry tags, or null when the dataset has none (then it is never parsed). */
-function tagsOf(list) {
+/**
+ * Each entry's tags (`entries()` gives the outcomes or rows), or null when the dataset has none
+ * (then it is never parsed).
+ */
+function tagsOf(entries) {
   if (!textOf().includes('"tags"')) return null;
   const source = parsed();
-  return list.map((outcome) => entryTags(source, outcome));
+  return entries().map((outcome) => entryTags(source, outcome));
 }
 
 /**
@@ -208,13 +213,9 @@ async function run(id, { judge, runId, persist }, signal) {
         signal,
         config: opened.config,
         onProgress: options.onProgress,
-        onRows: (chunk) => {
-          for (const row of rowsFromColumns(chunk)) {
-            batch.push(row);
-            stored.push(row);
-          }
-          if (performance.now() - flushed > 50) flush();
-          else if (!timer) timer = setTimeout(flush, 50);
+        onRows: (columns) => {
+          self.postMessage({ id, type: "columns", columns });
+          if (store) writing = writing.then(() => store.putColumns(runId, columns)).catch(() => {});
         },
       });
       report = { tool: undefined, dialect: evaluation.dialect, summary: evaluation.summary };
@@ -230,33 +231,9 @@ async function run(id, { judge, runId, persist }, signal) {
       ).catch(() => {});
     }
   }
-  return { report, tags: tagsOf(evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes) };
+  return { report, tags: tagsOf(() => (evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes)) };
 }
 
-/** Status and result codes of `evaluateRows` columns, as the report names them. */
-const CODES = ["pass", "fail", "partial", "error", "skipped"];
-const DID_NOT_RUN = 5;
-
-/** Compact rows (as `compactRow` makes them) from `evaluateRows` columns. */
-function rowsFromColumns({ index, turn, status, evaluators, result, score }) {
-  const width = evaluators.length;
-  const rows = new Array(index.length);
-  for (let row = 0; row < index.length; row += 1) {
-    const results = [];
-    for (let column = 0; column < width; column += 1) {
-      const cell = row * width + column;
-      if (result[cell] === DID_NOT_RUN) continue;
-      results.push({ evaluator: evaluators[column], result: CODES[result[cell]], score: Number.isNaN(score[cell]) ? null : score[cell] });
-    }
-    rows[row] = {
-      index: index[row],
-      turn: turn[row] < 0 ? null : turn[row],
-      status: status[row] === 4 ? null : CODES[status[row]],
-      results,
-    };
-  }
-  return rows;
-}
 
 /** Opens stored run `runId`'s dataset and returns its stored rows, for the page to show or resume. */
 async function restore(runId) {

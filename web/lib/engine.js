@@ -1,5 +1,8 @@
 // The page's side of the engine worker (`engine-worker.js`): starts it, boots the WebAssembly
-// modules in it, and turns its messages into promises and callbacks.
+// modules in it, and turns its messages into promises and callbacks (rows that come as columns
+// are made into compact rows here).
+
+import { rowsFromColumns } from "./entries.js";
 //
 // Served, the worker and modules are files beside the page. In the offline file built by
 // `cargo xtask dist` they are inlined: the worker's bundled source (a classic script) in a
@@ -60,6 +63,7 @@ export class Engine {
     const call = this.calls.get(data?.id);
     if (!call) return;
     if (data.type === "rows") call.onRows?.(data.rows);
+    else if (data.type === "columns") call.onRows?.(rowsFromColumns(data.columns));
     else if (data.type === "progress") call.onProgress?.(data.progress);
     else {
       this.calls.delete(data.id);

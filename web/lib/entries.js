@@ -19,6 +19,31 @@ export function compactRow(outcome) {
   };
 }
 
+/** Status and result codes of `evaluateRows` columns, as the report names them. */
+const CODES = ["pass", "fail", "partial", "error", "skipped"];
+const DID_NOT_RUN = 5;
+
+/** Compact rows (as `compactRow` makes them) from `evaluateRows` columns. */
+export function rowsFromColumns({ index, turn, status, evaluators, result, score }) {
+  const width = evaluators.length;
+  const rows = new Array(index.length);
+  for (let row = 0; row < index.length; row += 1) {
+    const results = [];
+    for (let column = 0; column < width; column += 1) {
+      const cell = row * width + column;
+      if (result[cell] === DID_NOT_RUN) continue;
+      results.push({ evaluator: evaluators[column], result: CODES[result[cell]], score: Number.isNaN(score[cell]) ? null : score[cell] });
+    }
+    rows[row] = {
+      index: index[row],
+      turn: turn[row] < 0 ? null : turn[row],
+      status: status[row] === 4 ? null : CODES[status[row]],
+      results,
+    };
+  }
+  return rows;
+}
+
 /** The records of a dataset: M365 `items`, a legacy array, Foundry `data` or JSON Lines rows. */
 function records(source) {
   if (source.rows) return source.rows.filter((row) => !isConfig(row));

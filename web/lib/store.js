@@ -3,6 +3,8 @@
 // shows what was scored and resumes the run. Also the key when the user ticks "remember on this
 // device". Used by the page and by the engine worker (both have IndexedDB).
 
+import { rowsFromColumns } from "./entries.js";
+
 const NAME = "agenteval-page";
 const VERSION = 2;
 
@@ -77,11 +79,18 @@ class Store {
     await done(transaction);
   }
 
-  /** A run's outcomes in the order they were stored. */
+  /** Appends a batch of a run's rows as `evaluateRows` gives them (typed columns). */
+  async putColumns(run, columns) {
+    const transaction = this.db.transaction("outcomes", "readwrite");
+    transaction.objectStore("outcomes").add({ run, columns });
+    await done(transaction);
+  }
+
+  /** A run's outcomes (or rows, for a run stored as columns) in the order they were stored. */
   async getOutcomes(run) {
     const index = this.db.transaction("outcomes").objectStore("outcomes").index("run");
     const records = await promised(index.getAll(IDBKeyRange.only(run)));
-    return records.flatMap((record) => JSON.parse(record.outcomes));
+    return records.flatMap((record) => (record.columns ? rowsFromColumns(record.columns) : JSON.parse(record.outcomes)));
   }
 
   /** Removes a run's outcomes (before it is scored again). */
