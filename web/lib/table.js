@@ -7,7 +7,7 @@ import { h, formatScore } from "./dom.js";
 import { entryLabel, Results } from "./model.js";
 
 const ROW_HEIGHT = 32;
-const MARGIN = 8;
+const MARGIN = 4;
 
 export class ResultsTable {
   /** `onOpen(position)` opens the item view; `onSort(key)` asks for another order. */
