@@ -52,12 +52,22 @@ export async function summary(page) {
   });
 }
 
-/** Opens `text` as a file named `name` through the page's file input, and waits for the run. */
-export async function openFile(page, name, text, states) {
+/** Marks the page's state as pending, so that `settled` waits for the next run, not the last. */
+export async function markPending(page) {
   await page.evaluate(() => {
     document.body.dataset.state = "test-pending";
   });
+}
+
+/** Gives `text` as a file named `name` to the page's file input (the run starts). */
+export async function pickFile(page, name, text) {
+  await markPending(page);
   await page.setInputFiles("#dataset-file", { name, mimeType: "application/json", buffer: Buffer.from(text) });
+}
+
+/** Opens `text` as a file named `name` through the page's file input, and waits for the run. */
+export async function openFile(page, name, text, states) {
+  await pickFile(page, name, text);
   return settled(page, states);
 }
 

@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
-import { openFile, pageHarness, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { openFile, pageHarness, pickFile, screenshot, settled, summary, tableRows } from "./page-helpers.js";
 
 const url = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -142,14 +142,7 @@ test("page judge: Cancel stops a judged run; unanswered judge calls end skipped"
   const { page, problems } = await harness.open();
   await settled(page);
   await configure(page);
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
-  await page.setInputFiles("#dataset-file", {
-    name: "hangs.json",
-    mimeType: "application/json",
-    buffer: Buffer.from(dataset(["Paris. [[judge:fault=hang]]", "Paris is the capital.", "Lyon."])),
-  });
+  await pickFile(page, "hangs.json", dataset(["Paris. [[judge:fault=hang]]", "Paris is the capital.", "Lyon."]));
   await settled(page, ["running"]);
   await new Promise((resolve) => setTimeout(resolve, 500));
   await page.click("#cancel");
@@ -171,10 +164,7 @@ test("page judge: a run cut short by a reload resumes; answered judge calls come
   await settled(page);
   await configure(page, { remember: true });
   const responses = Array.from({ length: 16 }, (_, index) => `Paris, answer ${index}.${index === 4 ? " [[judge:fault=hang*1]]" : ""}`);
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
-  await page.setInputFiles("#dataset-file", { name: "resume.json", mimeType: "application/json", buffer: Buffer.from(dataset(responses)) });
+  await pickFile(page, "resume.json", dataset(responses));
   await settled(page, ["running"]);
   // Entries 0–3 are recorded; entry 4's judge call hangs, the others are answered meanwhile.
   await page.waitForFunction(() => document.querySelectorAll(".table-viewport .table-row").length === 4);
@@ -194,14 +184,7 @@ test("page judge: without the key remembered, a cut run waits for the key before
   const { page, problems } = await harness.open();
   await settled(page);
   await configure(page);
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
-  await page.setInputFiles("#dataset-file", {
-    name: "paused.json",
-    mimeType: "application/json",
-    buffer: Buffer.from(dataset(["Paris.", "Paris! [[judge:fault=hang*1]]", "Paris?"])),
-  });
+  await pickFile(page, "paused.json", dataset(["Paris.", "Paris! [[judge:fault=hang*1]]", "Paris?"]));
   await page.waitForFunction(() => document.querySelectorAll(".table-viewport .table-row").length === 1);
   await page.reload();
   assert.equal(await settled(page), "paused");

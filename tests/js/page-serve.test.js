@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 
 import { launchChromium } from "./helpers.js";
-import { settled, summary } from "./page-helpers.js";
+import { markPending, settled, summary } from "./page-helpers.js";
 
 const xtask = process.env.AGENTEVAL_XTASK;
 if (!xtask) throw new Error("AGENTEVAL_XTASK is unset: run these tests through `cargo xtask test`");
@@ -69,9 +69,7 @@ test("serve: the page opens with the example scored and scores its judged evalua
   await page.waitForSelector("#judge-demo:not([hidden])");
   await page.click("#judge-demo");
   assert.equal(await page.isChecked("#judge-enabled"), true);
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
+  await markPending(page);
   await page.click("#run");
   assert.equal(await settled(page), "done");
   assert.match(await page.textContent('#summary [data-evaluator="Coherence"] .card-detail'), /0 skipped/);

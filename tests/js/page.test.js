@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { openFile, pageHarness, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { markPending, openFile, pageHarness, screenshot, settled, summary, tableRows } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
 let harness;
@@ -104,18 +104,14 @@ test("page: every dialect by file input, paste, URL and drop gives the CLI's ver
   assert.deepEqual((await tableRows(page)).map((row) => row.status), foundryReport.items.map((entry) => entry.status));
   assert.deepEqual(foundryReport.items.map((entry) => entry.status), ["pass", "fail"]);
   // Foundry JSONL with the config as its first line, pasted.
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
+  await markPending(page);
   await page.click("details:has(#dataset-paste) > summary");
   await page.fill("#dataset-paste", [JSON.stringify(foundryConfig), ...foundryRows.map((row) => JSON.stringify(row))].join("\n"));
   await page.click("#dataset-paste-score");
   assert.equal(await settled(page), "done", await page.textContent("#diagnostics"));
   assert.deepEqual((await summary(page)).entries, 2);
   // The example by URL (served beside the page).
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
+  await markPending(page);
   await page.fill("#dataset-url", `${harness.server.url}/examples/m365-demo.json`);
   await page.click("#dataset-url-load");
   assert.equal(await settled(page), "done");
@@ -374,9 +370,7 @@ test("page: a scored document and runevals results open as reports; scoring agai
   assert.match(await page.textContent("#dataset-name"), /^m365-demo\.scored\.json: a m365 report with 7 scored entries, shown as stored/);
   const expected = cliReport(["examples/m365-demo.json"]).items.map((entry) => entry.status);
   assert.deepEqual((await tableRows(page)).map((row) => row.status), expected);
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
+  await markPending(page);
   await page.click("#run");
   assert.equal(await settled(page), "done");
   await page.waitForSelector("#compare:not([hidden])");
@@ -388,9 +382,7 @@ test("page: a scored document and runevals results open as reports; scoring agai
   assert.match(await page.textContent("#dataset-name"), /a m365 report with 4 scored entries, shown as stored/);
   const stored = await page.evaluate(() => globalThis.agentevalPage.view.results.rows.map((row) => row.results.map((result) => [result.evaluator, result.result, result.score])));
   assert.deepEqual(stored[0], [["PartialMatch", "pass", 0.7143]]);
-  await page.evaluate(() => {
-    document.body.dataset.state = "test-pending";
-  });
+  await markPending(page);
   await page.click("#run");
   assert.equal(await settled(page), "done");
   assert.equal((await summary(page)).entries, 4);
