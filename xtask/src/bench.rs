@@ -28,12 +28,7 @@ pub fn run_wasm() -> Result<(), String> {
 
 /// [`run_wasm`] against `cli`, the profile-guided CLI already built.
 fn wasm_against(cli: &Path) -> Result<(), String> {
-    let dir = bench_dir()?;
-    let document = dir.join("document-100k.json");
-    if !document.exists() {
-        compare::compare_reference(&["write-document", &document.display().to_string(), "100000"])
-            .run()?;
-    }
+    let document = benchmark_document()?;
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
     wasm::build()?;
@@ -297,6 +292,16 @@ fn median_by<T: Copy>(items: &[T], key: impl Fn(&T) -> f64) -> Option<T> {
 }
 
 /// `target/bench`, created when missing.
+/// The 100 000-item benchmark document, written when missing.
+fn benchmark_document() -> Result<std::path::PathBuf, String> {
+    let document = bench_dir()?.join("document-100k.json");
+    if !document.exists() {
+        compare::compare_reference(&["write-document", &document.display().to_string(), "100000"])
+            .run()?;
+    }
+    Ok(document)
+}
+
 fn bench_dir() -> Result<std::path::PathBuf, String> {
     let dir = project_root().join("target/bench");
     std::fs::create_dir_all(&dir)
@@ -528,11 +533,7 @@ fn judge_throughput(cli: &Path) -> Result<serde_json::Map<String, serde_json::Va
 /// drop-to-fully-rendered and the main thread's longest task meanwhile, then the results table's
 /// frame times while it scrolls through every row. Targets: under 4 s, no frame over 50 ms.
 pub fn run_page() -> Result<(), String> {
-    let document = bench_dir()?.join("document-100k.json");
-    if !document.exists() {
-        compare::compare_reference(&["write-document", &document.display().to_string(), "100000"])
-            .run()?;
-    }
+    let document = benchmark_document()?;
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
     wasm::ensure_package()?;

@@ -13,8 +13,8 @@
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
-//! - `serve [--port P]`: the README's main job: serve the page (`web/`, with `pkg/` and `examples/`) on 127.0.0.1 with
-//!   the local demo judge beside it, until killed.
+//! - `serve [--port P]`: the README's main job: serve the page (`web/`, with `pkg/` and
+//!   `examples/`) on 127.0.0.1 with the local demo judge beside it, until killed.
 //! - `dist`: the page as one self-contained file, `target/dist/agenteval.html`, for `file://`.
 //!
 //! Each command installs what it needs when it is missing.
