@@ -28,6 +28,7 @@ export function connectWorker(worker = defaultWorker()) {
     if (!call) return;
     if (data.type === "result") call.onResult?.(data.outcome);
     else if (data.type === "progress") call.onProgress?.(data.progress);
+    else if (data.type === "rows") call.onRows?.(data.rows);
     else if (data.type === "token") answerToken(call, data.token);
     else if (data.type === "done" || data.type === "error") {
       calls.delete(data.id);
@@ -55,7 +56,7 @@ export function connectWorker(worker = defaultWorker()) {
 
   function request(method, args, hooks = {}, transfer = []) {
     return new Promise((resolve, reject) => {
-      const { signal, onResult, onProgress, getToken, judged } = hooks;
+      const { signal, onResult, onRows, onProgress, getToken, judged } = hooks;
       if (signal?.aborted && !judged) return reject(signal.reason);
       const id = nextId++;
       // A judged run is not rejected on abort: the worker's run resolves with the report, its
@@ -66,11 +67,33 @@ export function connectWorker(worker = defaultWorker()) {
         calls.delete(id);
         reject(signal.reason);
       };
-      calls.set(id, { id, resolve, reject, onResult, onProgress, signal, abort, getToken });
+      calls.set(id, { id, resolve, reject, onResult, onRows, onProgress, signal, abort, getToken });
       if (signal?.aborted) queueMicrotask(abort);
       signal?.addEventListener("abort", abort, { once: true });
-      worker.postMessage({ id, method, args, stream: typeof onResult === "function" }, transfer);
+      worker.postMessage({ id, method, args, stream: typeof onResult === "function" || typeof onRows === "function" }, transfer);
     });
+  }
+
+  /** `render`, `free` and a freed-check for a run the worker keeps under `handle`. */
+  function kept(handle) {
+    let freed = false;
+    const check = () => {
+      if (freed) throw misuse("evaluation: already freed; keep it until you are done with it");
+    };
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      request("evaluationFree", [handle]).catch(() => {});
+    };
+    return {
+      check,
+      render: async (format, renderOptions) => {
+        check();
+        return request("evaluationRender", [handle, format, renderOptions]);
+      },
+      free,
+      ...(Symbol.dispose ? { [Symbol.dispose]: free } : {}),
+    };
   }
 
   function split(options, method) {
@@ -97,20 +120,20 @@ export function connectWorker(worker = defaultWorker()) {
     evaluate: async (dataset, options) => {
       const [rest, hooks] = split(options, "evaluate");
       const { report, handle } = await request("evaluate", [dataset, rest], hooks);
-      let freed = false;
-      const free = () => {
-        if (freed) return;
-        freed = true;
-        request("evaluationFree", [handle]).catch(() => {});
-      };
+      const { check, ...methods } = kept(handle);
+      return { report, ...methods };
+    },
+    evaluateRows: async (dataset, options) => {
+      const { signal, onRows, onProgress, ...rest } = options ?? {};
+      const { handle, ...run } = await request("evaluateRows", [dataset, rest], { signal, onRows, onProgress });
+      const { check, ...methods } = kept(handle);
       return {
-        report,
-        render: async (format, renderOptions) => {
-          if (freed) throw misuse("evaluation: already freed; keep it until you are done with it");
-          return request("evaluationRender", [handle, format, renderOptions]);
+        ...run,
+        entry: async (position) => {
+          check();
+          return request("rowsEntry", [handle, position]);
         },
-        free,
-        ...(Symbol.dispose ? { [Symbol.dispose]: free } : {}),
+        ...methods,
       };
     },
     scoreDocument: async (dataset, options) => {

@@ -15,3 +15,30 @@ export {
 // Only the second module (loaded on first use) has `readReport` and `evaluateRows`.
 export { readReport, evaluateRows } from "./agenteval_judge.js";
 export type { RowsEvaluation, Rows, RowsOptions, RowCode } from "./agenteval_judge.js";
+
+import type { CaseOutcome, Format, OutputOptions, RunReport } from "./agenteval_wasm.js";
+import type { Rows, RowsOptions } from "./agenteval_judge.js";
+
+/** A `RowsEvaluation` held in the package's worker: the same members, the methods asynchronous. */
+export interface WorkerRowsEvaluation {
+  readonly summary: RunReport["summary"];
+  readonly dialect: RunReport["dialect"];
+  /** The entries as columns (transferred from the worker). */
+  readonly rows: Rows;
+  /** How many entries the run has. */
+  readonly length: number;
+  /** One outcome, made in the worker on demand. */
+  entry(position: number): Promise<CaseOutcome>;
+  /** Writes the run in `format` (see `RowsEvaluation.render`). */
+  render(format: Format, options?: OutputOptions | null): Promise<string>;
+  /** Releases the run held in the worker; later calls reject. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+declare module "./agenteval_wasm.js" {
+  interface WorkerClient {
+    /** `evaluateRows` in the worker: the run stays there until `free()`; `onRows` gets each chunk. */
+    evaluateRows(dataset: DatasetInput, options?: RowsOptions | null): Promise<WorkerRowsEvaluation>;
+  }
+}

@@ -1,16 +1,18 @@
 // A module Web Worker that runs the agenteval API off the main thread. Start it with
 // `connectWorker()` (or `new Worker(new URL("agenteval/worker", import.meta.url), {type: "module"})`
 // and the message protocol below):
-//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"scoreDocument"|"scoreItem"|"render"|"readReport"|"version", args, stream?}
+//   request  {id, method: "validate"|"evaluators"|"score"|"evaluate"|"evaluateRows"|"scoreDocument"|"scoreItem"|"render"|"readReport"|"version", args, stream?}
 //            {id, method: "abort"}
 //            {id, method: "token", token, value | error} (the answer to a {type: "token"} reply)
 //            {id, method: "evaluationRender", args: [handle, format, options]}
 //            {id, method: "evaluationFree", args: [handle]}
+//            {id, method: "rowsEntry", args: [handle, position]}
 //   replies  {id, type: "result", outcome} (score/evaluate with stream: true), {id, type: "progress", progress},
 //            {id, type: "done", value}, {id, type: "error", error: {name, message, code, diagnostics}},
-//            {id, type: "token", token} (a judge with `getToken: true` asks the page for a token)
+//            {id, type: "token", token} (a judge with `getToken: true` asks the page for a token),
+//            {id, type: "rows", rows} (evaluateRows with stream: true: each onRows chunk)
 // `evaluate` is done with `{report, handle}`: the Evaluation stays in the worker under `handle`
-// until `evaluationFree`. `scoreDocument`'s `output` may be a WritableStream transferred with the
+// until `evaluationFree`; `evaluateRows` likewise with `{summary, dialect, rows, length, handle}`. `scoreDocument`'s `output` may be a WritableStream transferred with the
 // request; the worker writes the document to it and closes it.
 
 // The listener is installed before the package has loaded (a top-level await would drop the
@@ -73,6 +75,22 @@ async function run(method, args, id, stream, signal) {
       evaluations.set(handle, scored);
       return { report: scored.report, handle };
     }
+    case "evaluateRows": {
+      const [dataset, options] = args;
+      const scored = await agenteval.evaluateRows(dataset, {
+        ...options,
+        signal,
+        onRows: stream ? (rows) => self.postMessage({ id, type: "rows", rows }) : undefined,
+        onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
+      });
+      const handle = nextHandle++;
+      evaluations.set(handle, scored);
+      return { summary: scored.summary, dialect: scored.dialect, rows: scored.rows, length: scored.length, handle };
+    }
+    case "rowsEntry": {
+      const [handle, position] = args;
+      return evaluation(handle).entry(position);
+    }
     case "evaluationRender": {
       const [handle, format, options] = args;
       return evaluation(handle).render(format, options);
@@ -96,7 +114,7 @@ async function run(method, args, id, stream, signal) {
       return agenteval.scoreItem(item, evaluators, { ...withTokens(options, id), signal });
     }
     default:
-      throw misuse(`method: expected one of validate, evaluators, score, evaluate, scoreDocument, scoreItem, render, readReport, version; got ${method}`);
+      throw misuse(`method: expected one of validate, evaluators, score, evaluate, evaluateRows, scoreDocument, scoreItem, render, readReport, version; got ${method}`);
   }
 }
 

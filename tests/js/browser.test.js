@@ -252,6 +252,43 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 } });
 });
 
+test("worker: evaluateRows through connectWorker gives the columns, entries and renders of the page's own call", async () => {
+  const result = await page.evaluate(async (text) => {
+    const { connectWorker, evaluateRows } = globalThis.agenteval;
+    const worker = connectWorker();
+    try {
+      const chunks = [];
+      const progress = [];
+      const run = await worker.evaluateRows(text, { onRows: (rows) => chunks.push(rows), onProgress: (update) => progress.push(update) });
+      const here = await evaluateRows(text);
+      const evaluatedAt = "2026-01-02T03:04:05Z";
+      const same = {
+        summary: JSON.stringify(run.summary) === JSON.stringify(here.summary),
+        status: [...run.rows.status].join() === [...here.rows.status].join(),
+        result: [...run.rows.result].join() === [...here.rows.result].join(),
+        score: [...run.rows.score].map(String).join() === [...here.rows.score].map(String).join(),
+        typed: run.rows.score instanceof Float64Array && run.rows.index instanceof Int32Array,
+        entry: JSON.stringify(await run.entry(3)) === JSON.stringify(here.entry(3)),
+        document: (await run.render("document", { evaluatedAt })) === here.render("document", { evaluatedAt }),
+        chunked: chunks.reduce((sum, chunk) => sum + chunk.index.length, 0),
+      };
+      here.free();
+      run.free();
+      const freed = await run.entry(0).catch((error) => error.code);
+      const judged = await worker.evaluateRows(text, { judge: { kind: "openai", endpoint: "http://127.0.0.1:9", model: "m" } }).catch((error) => error.code);
+      return { same, length: run.length, dialect: run.dialect, last: progress.at(-1), freed, judged };
+    } finally {
+      worker.terminate();
+    }
+  }, demo);
+  assert.deepEqual(result.same, { summary: true, status: true, result: true, score: true, typed: true, entry: true, document: true, chunked: 7 });
+  assert.equal(result.length, 7);
+  assert.equal(result.dialect, "m365");
+  assert.equal(result.last.done, result.last.total);
+  assert.equal(result.freed, "invalidArgument");
+  assert.equal(result.judged, "invalidArgument");
+});
+
 test("worker: the message protocol keeps an evaluation under a handle until evaluationFree", async () => {
   const result = await page.evaluate(async (text) => {
     const worker = new Worker(new URL("/pkg/worker.js", location.href), { type: "module" });

@@ -27,6 +27,7 @@ import {
   type RunReport,
   type Rows,
   type RowsEvaluation,
+  type WorkerRowsEvaluation,
   type RowsOptions,
   type ScoreDocumentOptions,
   type ScoredDocument,
@@ -142,6 +143,10 @@ async function main(): Promise<void> {
   console.log(remoteDocument.summary.items, remoteBytes.byteLength);
   const remoteStreamed: StreamedDocument = await worker.scoreDocument(text, { output: new WritableStream<Uint8Array>() });
   console.log(remoteStreamed.summary.pass, (await worker.readReport(text)).summary.items);
+  const remoteRows: WorkerRowsEvaluation = await worker.evaluateRows(text, { onRows: (chunk: Rows) => console.log(chunk.index.length) });
+  const remoteEntry: CaseOutcome = await remoteRows.entry(0);
+  console.log(remoteRows.rows.status.length, remoteEntry.status, (await remoteRows.render("md")).length);
+  remoteRows.free();
   worker.terminate();
 
   try {
