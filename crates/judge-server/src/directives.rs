@@ -2,8 +2,9 @@
 //! request by writing into its non-system messages. Parses them; applying them is the reply's
 //! and the faults' business.
 //!
-//! Known names: `score=JSON`, `reason=TEXT`, `skip`, `fault=KIND` and `fault=KIND*N`. When a
-//! name appears twice, the first occurrence wins. An unknown name or fault kind is an error,
+//! Known names: `score=JSON`, `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N` and
+//! `dimension=ID:VALUE` (a rubric dimension's rating). When a name appears twice, the first
+//! occurrence wins (for `dimension`, per id). An unknown name or fault kind is an error,
 //! answered with 400, so that a typo in a test fails loudly instead of scoring normally.
 
 use serde_json::Value;
@@ -12,6 +13,17 @@ use crate::faults::{FaultDirective, FaultKind};
 
 const OPEN: &str = "[[judge:";
 const CLOSE: &str = "]]";
+
+/// How a `dimension=ID:VALUE` directive rates a rubric dimension.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum DimensionRating {
+    /// `VALUE` is JSON (text that is not JSON counts as a string): the score as written.
+    Score(Value),
+    /// `na`: not applicable.
+    NotApplicable,
+    /// `omit`: left out of the reply.
+    Omit,
+}
 
 /// The directives found in a request.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -24,6 +36,8 @@ pub(crate) struct Directives {
     pub(crate) skip: bool,
     /// `fault=KIND[*N]`.
     pub(crate) fault: Option<FaultDirective>,
+    /// `dimension=ID:VALUE`, in order, one per id.
+    pub(crate) dimensions: Vec<(String, DimensionRating)>,
     /// Whether any directive was present.
     pub(crate) any: bool,
 }
@@ -70,10 +84,29 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
             let fault = parse_fault(value)?;
             directives.fault.get_or_insert(fault);
         }
+        ("dimension", Some(value)) => {
+            let Some((id, rating)) = value.rsplit_once(':') else {
+                return Err(format!(
+                    "bad `[[judge:dimension={value}]]`: expected `ID:VALUE`, VALUE a JSON score, \
+                     `na` or `omit`"
+                ));
+            };
+            let rating = match rating.trim() {
+                "na" => DimensionRating::NotApplicable,
+                "omit" => DimensionRating::Omit,
+                score => DimensionRating::Score(
+                    serde_json::from_str(score).unwrap_or_else(|_| Value::from(score)),
+                ),
+            };
+            let id = id.trim();
+            if directives.dimensions.iter().all(|(known, _)| known != id) {
+                directives.dimensions.push((id.to_string(), rating));
+            }
+        }
         _ => {
             return Err(format!(
                 "unknown judge directive `[[judge:{body}]]`; known: `score=JSON`, \
-                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`"
+                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `dimension=ID:VALUE`"
             ))
         }
     }
@@ -161,6 +194,24 @@ mod tests {
             let directives = parsed(&format!("[[judge:fault={name}]]"));
             assert_eq!(directives.fault.map(|fault| fault.kind.name()), Some(name));
         }
+    }
+
+    #[test]
+    fn dimension_ratings_repeat_per_id_and_the_first_wins() {
+        let directives = parsed(
+            "[[judge:dimension=a:4]] [[judge:dimension=b:na]] [[judge:dimension=a:1]] \
+             [[judge:dimension=c:omit]] [[judge:dimension=d:7]]",
+        );
+        assert_eq!(
+            directives.dimensions,
+            vec![
+                ("a".to_string(), DimensionRating::Score(json!(4))),
+                ("b".to_string(), DimensionRating::NotApplicable),
+                ("c".to_string(), DimensionRating::Omit),
+                ("d".to_string(), DimensionRating::Score(json!(7))),
+            ]
+        );
+        assert!(parse("[[judge:dimension=a]]").is_err());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::directives::{self, Directives};
+use crate::directives::{self, DimensionRating, Directives};
 use crate::faults::{self, FaultKind, Injected};
 use crate::hash;
 use crate::http::{Outcome, Response};
@@ -19,6 +19,8 @@ const DEFAULT_MODEL: &str = "local-judge";
 const DEFAULT_SCALE: (i64, i64) = (1, 5);
 /// The phrase before the scale in our judge prompts: `integer from LO to HI`.
 const SCALE_PHRASE: &str = "integer from ";
+/// The line of a rubric prompt that lists its dimension ids as a JSON array.
+const DIMENSION_IDS: &str = "Dimension ids: ";
 /// The `refusal` fault's text.
 const REFUSAL: &str = "I can't help with that.";
 
@@ -82,6 +84,13 @@ fn score_scale(system: &str) -> (i64, i64) {
         .unwrap_or(DEFAULT_SCALE)
 }
 
+/// A rubric prompt's dimension ids: the JSON array of text after `Dimension ids: ` on its line.
+fn rubric_ids(system: &str) -> Option<Vec<String>> {
+    let start = system.find(DIMENSION_IDS)? + DIMENSION_IDS.len();
+    let line = system.get(start..)?.lines().next()?;
+    serde_json::from_str(line.trim()).ok()
+}
+
 /// An integer (optionally negative, at most nine digits) at the start of `text`, and the rest.
 fn leading_integer(text: &str) -> Option<(i64, &str)> {
     let digits_start = usize::from(text.starts_with('-'));
@@ -128,6 +137,42 @@ fn verdict(conversation: &Conversation, directives: &Directives, seeds: (u64, u6
         object.insert("score".into(), Value::Null);
         object.insert("status".into(), Value::from("skipped"));
         Value::Null
+    } else if let Some(ids) = rubric_ids(&conversation.system) {
+        let reason = directives.reason.clone().unwrap_or_else(|| {
+            format!(
+                "local judge: {} dimensions rated on a scale of {low} to {high}, derived from the request text",
+                ids.len()
+            )
+        });
+        object.insert("reason".into(), Value::from(reason));
+        let dimensions = ids
+            .iter()
+            .filter_map(|id| {
+                let rating = directives
+                    .dimensions
+                    .iter()
+                    .find(|(known, _)| known == id)
+                    .map(|(_, rating)| rating);
+                let hash =
+                    hash::with_seed(hash::fnv1a_continue(text_hash, id.as_bytes()), server_seed);
+                let derived = low + i64::try_from(hash % span).unwrap_or_default();
+                let (applicable, score) = match rating {
+                    Some(DimensionRating::Omit) => return None,
+                    Some(DimensionRating::NotApplicable) => (false, Value::Null),
+                    Some(DimensionRating::Score(score)) => (true, score.clone()),
+                    None => (true, Value::from(derived)),
+                };
+                let reason = if applicable {
+                    format!("local judge: dimension {id} scored {score}")
+                } else {
+                    format!("local judge: dimension {id} does not apply")
+                };
+                Some(json!({"id": id, "applicable": applicable, "score": score, "reason": reason}))
+            })
+            .collect::<Vec<_>>();
+        object.insert("dimensions".into(), Value::Array(dimensions));
+        object.insert("status".into(), Value::from("completed"));
+        Value::Null
     } else {
         let score = directives.score.clone().unwrap_or(Value::from(derived));
         let reason = directives.reason.clone().unwrap_or_else(|| {
@@ -157,6 +202,7 @@ fn content(verdict: &Verdict, fault: Option<FaultKind>) -> (Option<String>, &'st
         Some(FaultKind::Missing) => {
             let mut object = verdict.object.clone();
             object.remove("score");
+            object.remove("dimensions");
             Value::Object(object).to_string()
         }
         Some(FaultKind::Range) => {
@@ -355,6 +401,44 @@ mod tests {
             .unwrap_or_default()
             .ends_with(&format!("<S2>{score}</S2>")));
         assert_eq!(content(&verdict, Some(FaultKind::Refusal)).0, None);
+    }
+
+    #[test]
+    fn rubric_prompts_get_a_rating_per_dimension() {
+        let conversation = Conversation {
+            system: "rate <integer from 1 to 5>\nDimension ids: [\"a\",\"b\",\"c\",\"d\"]\nmore"
+                .into(),
+            others: "answer".into(),
+            bytes: 0,
+        };
+        let directives = directives::parse(
+            "[[judge:dimension=b:na]] [[judge:dimension=c:omit]] [[judge:dimension=d:9]]",
+        )
+        .unwrap_or_default();
+        let verdict = verdict(&conversation, &directives, (0, 0));
+        let dimensions = verdict.object["dimensions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(dimensions.len(), 3);
+        let a = dimensions[0]["score"].as_i64().unwrap_or_default();
+        assert!((1..=5).contains(&a));
+        assert_eq!(dimensions[0]["applicable"], true);
+        assert_eq!(
+            dimensions[1],
+            json!({"id": "b", "applicable": false, "score": null, "reason": "local judge: dimension b does not apply"})
+        );
+        assert_eq!(dimensions[2]["id"], "d");
+        assert_eq!(dimensions[2]["score"], 9);
+        assert_eq!(verdict.object["status"], "completed");
+        assert!(verdict.object.get("score").is_none());
+        let again = verdict_of(&conversation);
+        assert_eq!(again["dimensions"][0], dimensions[0], "deterministic");
+        assert_eq!(rubric_ids("Dimension ids: not json"), None);
+    }
+
+    fn verdict_of(conversation: &Conversation) -> Map<String, Value> {
+        verdict(conversation, &Directives::default(), (0, 0)).object
     }
 
     #[test]

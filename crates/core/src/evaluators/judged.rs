@@ -1,8 +1,9 @@
 //! LLM-judged evaluators. Without a judge they are recognised and reported `skipped` with the
 //! reason "no judge configured": never dropped, never given a made-up score. With one, each
 //! standard judge ([`catalog`]) turns an item into a [`JudgeCall`], or into a result reached
-//! without a call; the judged evaluators of later issues (composites, rubrics, Copilot Studio's)
-//! say they are not available yet.
+//! without a call; the Rubric judge ([`rubric`]) rates a configured rubric's dimensions in one
+//! call; the judged evaluators of later issues (composites, Copilot Studio's) say they are not
+//! available yet.
 
 // NOTE: without the `judge` feature the standard judges are built (their options checked) but
 // never prepare a call, so their preparation side is compiled and unused; the linker drops it.
@@ -15,6 +16,7 @@ mod groundedness;
 mod prompt;
 mod quality;
 pub mod render;
+mod rubric;
 mod shown;
 mod tools;
 mod validate;
@@ -33,7 +35,7 @@ pub const NO_JUDGE_REASON: &str = "no judge configured";
 
 /// The reason the judged evaluators agenteval does not run yet carry when a judge is configured.
 pub const NOT_AVAILABLE_REASON: &str =
-    "this judged evaluator is not available yet in agenteval (only the standard judges are)";
+    "this judged evaluator is not available yet in agenteval (the standard judges and Rubric are)";
 
 const MODEL_OPTIONS: [OptionSpec; 2] = [
     OptionSpec {
@@ -89,6 +91,8 @@ const RUBRIC_OPTIONS: &[OptionSpec] = &[
         default: "0.5",
         description: "minimum weighted score that passes",
     },
+    MODEL_OPTIONS[0],
+    MODEL_OPTIONS[1],
 ];
 
 const PERCENT_OPTIONS: &[OptionSpec] = &[OptionSpec {
@@ -134,6 +138,13 @@ const AGENT_INPUTS: &[&str] = &["query", "response", "tool_definitions"];
 const TOOL_CALL_INPUTS: &[&str] = &["query", "response", "tool_calls", "tool_definitions"];
 const LIKERT: &str = "judge score 1-5 >= threshold (3)";
 const BINARY: &str = "judge score 0/1; passes at 1";
+
+/// The Rubric's constructor: with the `judge` feature it checks the dimensions; without it (the
+/// package's first module, which never judges) a rubric is recognised and skipped, as before.
+#[cfg(feature = "judge")]
+const RUBRIC_BUILD: super::BuildFn = rubric::build;
+#[cfg(not(feature = "judge"))]
+const RUBRIC_BUILD: super::BuildFn = build_unavailable;
 
 /// Every LLM-judged evaluator, under its M365 / Copilot Studio name and its Foundry id.
 pub static SPECS: [EvaluatorSpec; 35] = [
@@ -199,12 +210,15 @@ pub static SPECS: [EvaluatorSpec; 35] = [
         BINARY_OPTIONS,
         "every applicable member dimension passes",
     ),
-    judged(
-        "Rubric",
-        QR,
-        RUBRIC_OPTIONS,
-        "weighted score >= threshold (0.5)",
-    ),
+    EvaluatorSpec {
+        build: RUBRIC_BUILD,
+        ..judged(
+            "Rubric",
+            QR,
+            RUBRIC_OPTIONS,
+            "weighted score sum(w*s)/(5*sum(w)) over the applicable dimensions >= threshold (0.5)",
+        )
+    },
     judged(
         "GeneralQuality",
         QR,
@@ -415,6 +429,7 @@ impl Standard {
                 scale: judge.prompt.scale,
                 threshold: self.threshold,
                 extra: judge.extra,
+                rubric: None,
             },
             turns,
         }

@@ -11,6 +11,7 @@ pub mod http;
 mod limiter;
 pub mod reply;
 pub mod request;
+pub mod rubric;
 pub mod run;
 pub mod schedule;
 #[cfg(test)]

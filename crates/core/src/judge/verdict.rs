@@ -3,8 +3,11 @@
 //! (refusal, cut-off reply, no verdict, a score off the scale, a failed call) made an `error`
 //! with its code. A judge failure never becomes a score.
 
+use std::sync::Arc;
+
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
+use super::rubric::Rubric;
 use crate::json::{Map, Value};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::{decimal, float_parse};
@@ -40,7 +43,7 @@ pub enum Extra {
 }
 
 /// How a reply becomes a result.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Reading {
     /// The judge's scale.
     pub scale: Scale,
@@ -49,6 +52,9 @@ pub struct Reading {
     pub threshold: f64,
     /// A derived figure, if any.
     pub extra: Extra,
+    /// For a rubric judge, its dimensions: the reply rates each, and the score is their
+    /// weighted mean from 0 to 1 ([`Rubric::result`]) instead of the reply's `score`.
+    pub rubric: Option<Arc<Rubric>>,
 }
 
 /// Why a judge call gave no answer, as the result's error.
@@ -88,9 +94,12 @@ impl Reading {
                 }
                 result
             }
-            Ok(reply) => match score_on(reply.score.as_ref(), self.scale) {
-                Err(message) => unparseable(message),
-                Ok(score) => self.scored(label, score, reply),
+            Ok(reply) => match &self.rubric {
+                Some(rubric) => rubric.result(label, self.threshold, &reply),
+                None => match score_on(reply.score.as_ref(), self.scale) {
+                    Err(message) => unparseable(message),
+                    Ok(score) => self.scored(label, score, reply),
+                },
             },
         };
         with_call_details(result, prompt, completion)
@@ -244,6 +253,7 @@ mod tests {
             scale: Scale::Likert,
             threshold,
             extra: Extra::None,
+            rubric: None,
         }
     }
 
@@ -293,11 +303,24 @@ mod tests {
             scale: Scale::Binary,
             threshold: 1.0,
             extra: Extra::None,
+            rubric: None,
         };
-        assert_eq!(read(binary, r#"{"score": 0.5}"#).result, Verdict::Error);
-        assert_eq!(read(binary, r#"{"score": 2}"#).result, Verdict::Error);
-        assert_eq!(read(binary, r#"{"score": 0}"#).result, Verdict::Fail);
-        assert_eq!(read(binary, r#"{"score": "1"}"#).result, Verdict::Pass);
+        assert_eq!(
+            read(binary.clone(), r#"{"score": 0.5}"#).result,
+            Verdict::Error
+        );
+        assert_eq!(
+            read(binary.clone(), r#"{"score": 2}"#).result,
+            Verdict::Error
+        );
+        assert_eq!(
+            read(binary.clone(), r#"{"score": 0}"#).result,
+            Verdict::Fail
+        );
+        assert_eq!(
+            read(binary.clone(), r#"{"score": "1"}"#).result,
+            Verdict::Pass
+        );
     }
 
     #[test]
@@ -341,9 +364,10 @@ mod tests {
             scale: Scale::Binary,
             threshold: 1.0,
             extra: Extra::ToolSelectionAccuracy,
+            rubric: None,
         };
         let result = read(
-            reading,
+            reading.clone(),
             r#"{"score": 1, "properties": {"correct_tool_selections": 2, "wrong_tool_selections": 1}}"#,
         );
         assert_eq!(result.details["tool_selection_accuracy"], 66.67);
