@@ -1,0 +1,119 @@
+// The Rubric judge through the package: one call per item rates every dimension, against the
+// local judge server (`cargo xtask test` starts it and passes its URL and key in
+// AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY); the seed's worked examples, an always-applicable
+// dimension the judge drops, the dimensions in the report formats, and bad options.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import * as agenteval from "agenteval";
+
+const url = process.env.AGENTEVAL_JUDGE_URL;
+const key = process.env.AGENTEVAL_JUDGE_KEY;
+if (!url || !key) {
+  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+}
+
+const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, backoffMs: 5 };
+
+// The seed's restaurant-booking rubric (Foundry's rubric evaluators).
+const rubric = {
+  dimensions: [
+    { id: "intent_recognition", description: "Correctly identifies the user's reservation intent.", weight: 9 },
+    { id: "tool_usage_accuracy", description: "Calls the correct tool with correct parameters.", weight: 6 },
+    { id: "policy_enforcement", description: "Enforces business rules: max party size 8.", weight: 5 },
+    { id: "information_gathering", description: "Collects all required information first.", weight: 4 },
+    { id: "communication_clarity", description: "Clear, concise responses that confirm details.", weight: 2 },
+    { id: "general_quality", description: "Other important quality factors.", weight: 5, always_applicable: true },
+  ],
+};
+
+// A response whose directives make the local judge rate the dimensions `ratings`, in order.
+function response(text, ratings) {
+  const directives = rubric.dimensions.map((dimension, index) => ` [[judge:dimension=${dimension.id}:${ratings[index]}]]`);
+  return text + directives.join("");
+}
+
+function dataset(responses, evaluators = { Rubric: rubric }) {
+  return {
+    schemaVersion: "1.11.0",
+    default_evaluators: evaluators,
+    items: responses.map((text) => ({ prompt: "Book a table for 4 on Friday at 19:30.", response: text })),
+  };
+}
+
+function rubricResult(report, index) {
+  const found = report.items[index].results.find((entry) => entry.evaluator === "Rubric");
+  assert.ok(found, `no Rubric result for item ${index}`);
+  return found;
+}
+
+test("node: the seed's worked examples, one judge call per item", async () => {
+  const report = await agenteval.score(
+    dataset([
+      response("Booked: Friday 19:30, party of 4.", [5, 5, 5, 4, 5, 4]),
+      response("Booked a table for 12.", [3, 1, 1, 2, 2, 1]),
+      response("Booked.", [5, 5, 5, 4, 5, "na"]),
+      response("Hello.", ["na", "na", "na", "na", "na", 4]),
+    ]),
+    { judge },
+  );
+  assert.equal(report.judge.calls, 4);
+  const pass = rubricResult(report, 0);
+  assert.equal(pass.result, "pass");
+  assert.ok(Math.abs(pass.score - 0.9419354839) < 5e-11, String(pass.score));
+  assert.equal(pass.threshold, 0.5);
+  assert.equal(pass.details.prompt_version, "rubric/v1");
+  assert.deepEqual(pass.details.dimension_scores[0], {
+    id: "intent_recognition",
+    score: 5,
+    applicable: true,
+    weight: 9,
+    reason: "local judge: dimension intent_recognition scored 5",
+  });
+  const fail = rubricResult(report, 1);
+  assert.equal(fail.result, "fail");
+  assert.ok(Math.abs(fail.score - 0.3548387097) < 5e-11, String(fail.score));
+  const dropped = rubricResult(report, 2);
+  assert.equal(dropped.result, "error");
+  assert.equal(dropped.error.code, "judgeOutputUnparseable");
+  assert.match(dropped.error.message, /'general_quality' not applicable/);
+  const only = rubricResult(report, 3);
+  assert.equal(only.score, 0.8, "only general_quality applies: 4/5");
+  assert.deepEqual(
+    only.details.dimension_scores.map((entry) => entry.applicable),
+    [false, false, false, false, false, true],
+  );
+});
+
+test("node: every report format shows the dimensions", async () => {
+  const evaluation = await agenteval.evaluate(dataset([response("Booked a table for 12.", [3, 1, 1, 2, 2, 1])]), { judge });
+  try {
+    for (const format of ["md", "html", "junit", "csv", "report"]) {
+      const text = evaluation.render(format);
+      assert.ok(text.includes("policy_enforcement 1/5 (weight 5)"), format);
+      assert.ok(text.includes("local judge: dimension general_quality scored 1"), format);
+    }
+  } finally {
+    evaluation.free();
+  }
+});
+
+test("node: bad dimensions are configuration errors naming the JSON pointer", async () => {
+  const bad = { dimensions: [{ id: "a", description: "first", weight: 1 }, { id: "b", description: "second", weight: 0 }] };
+  const report = await agenteval.score(dataset(["Booked."], { Rubric: bad }), { judge });
+  const entry = rubricResult(report, 0);
+  assert.equal(entry.result, "error");
+  assert.equal(entry.error.code, "evaluatorConfigurationError");
+  assert.equal(
+    entry.error.message,
+    "option `dimensions` at /dimensions/1/weight: the weight must be a number greater than 0, got 0",
+  );
+});
+
+test("node: without a judge a rubric is skipped", async () => {
+  const report = await agenteval.score(dataset(["Booked."]));
+  const entry = rubricResult(report, 0);
+  assert.equal(entry.result, "skipped");
+  assert.equal(entry.reason, "no judge configured");
+});
