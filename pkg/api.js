@@ -3,7 +3,9 @@
 // and resets the module, so the next call works on a fresh instance. Shared by every entry point.
 // A `score`, `evaluate` or `scoreItem` call that gives a `judge` runs in the judge module
 // (`agenteval_judge`, the same API with the LLM judges and `readReport`), loaded on first use;
-// `readReport` and `evaluateRows` always run there.
+// `readReport` and `evaluateRows` always run there, and so does a call the first module refuses
+// with code `otherModule` (a Copilot Studio CSV, which only the judge module reads): `validate`
+// and `render` then return a Promise.
 
 import * as wasm from "./agenteval_wasm.js";
 import { modules } from "./modules.js";
@@ -129,15 +131,26 @@ function loadJudge() {
 }
 
 /**
- * `name` of the first module, or of the judge module when its options (argument `at`) give a
- * judge.
+ * `name` of the first module, or of the judge module when its options (argument `at`, if any)
+ * give a judge or when the first module answers that the call needs the judge module.
  */
 function routed(name, at) {
   const plain = guard(wasm[name]);
+  const inJudge = (args) => loadJudge().then((module) => guard(module[name], module)(...args));
+  const elsewhere = (args, error) => {
+    if (error?.code === "otherModule") return inJudge(args);
+    throw error;
+  };
   return function call(...args) {
-    const judge = args[at]?.judge;
-    if (judge === undefined || judge === null) return plain(...args);
-    return loadJudge().then((module) => guard(module[name], module)(...args));
+    const judge = at === undefined ? undefined : args[at]?.judge;
+    if (judge !== undefined && judge !== null) return inJudge(args);
+    let result;
+    try {
+      result = plain(...args);
+    } catch (error) {
+      return elsewhere(args, error);
+    }
+    return result instanceof Promise ? result.catch((error) => elsewhere(args, error)) : result;
   };
 }
 
@@ -148,13 +161,13 @@ function inJudgeModule(name) {
   };
 }
 
-export const validate = guard(wasm.validate);
+export const validate = routed("validate");
 export const evaluators = guard(wasm.evaluators);
 export const score = routed("score", 1);
 export const evaluate = routed("evaluate", 1);
 export const scoreDocument = guard(wasm.scoreDocument);
 export const scoreItem = routed("scoreItem", 2);
-export const render = guard(wasm.render);
+export const render = routed("render");
 export const readReport = inJudgeModule("readReport");
 export const evaluateRows = inJudgeModule("evaluateRows");
 export const version = guard(wasm.version);

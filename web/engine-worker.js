@@ -241,7 +241,7 @@ async function restore(runId) {
   const record = await store.getRun(runId);
   if (!record) throw misuse(`run ${runId}: not on this device`);
   await open({ bytes: record.dataset, name: record.name, config: record.config ?? undefined });
-  const validation = validate();
+  const validation = await validate();
   const saved = await store.getOutcomes(runId);
   outcomes = record.stores === "rows" ? [] : saved;
   const { dataset, ...run } = record;

@@ -67,6 +67,9 @@ fuzz_target!(|data: &[u8]| {
             let _ = m365_document::write(&document.document, &run, &options);
         }
         (Dataset::Foundry(_), None) => {}
+        (Dataset::CopilotStudio(set), None) => {
+            let _ = report::copilot_studio::write(set, &run);
+        }
     }
     prepare_judge_calls(&loaded.dataset);
     let _ = report::to_json(&run);

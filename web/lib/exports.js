@@ -4,6 +4,7 @@
 const FORMATS = [
   { format: "document", label: "Scored document (JSON)", extension: "scored.json", type: "application/json", dialects: ["m365"] },
   { format: "foundry", label: "Foundry rows (JSONL)", extension: "scored.jsonl", type: "application/jsonl", dialects: ["foundry"] },
+  { format: "copilot", label: "Copilot Studio results (CSV)", extension: "scored.csv", type: "text/csv", dialects: ["copilot_studio"] },
   { format: "report", label: "Run report (JSON)", extension: "report.json", type: "application/json" },
   { format: "csv", label: "CSV", extension: "csv", type: "text/csv" },
   { format: "junit", label: "JUnit XML", extension: "junit.xml", type: "application/xml" },

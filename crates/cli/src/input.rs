@@ -213,6 +213,7 @@ pub fn validate(dataset: &str, config: Option<&Path>) -> Result<u8, UsageError> 
     let (dialect, entries) = match &loaded.dataset {
         dataset::Dataset::M365(document) => ("m365", document.items().len()),
         dataset::Dataset::Foundry(rows) => ("foundry", rows.rows.len()),
+        dataset::Dataset::CopilotStudio(set) => ("copilot_studio", set.rows.len()),
     };
     if errors > 0 {
         eprintln!("{name}: invalid: {errors} error(s) in {entries} item(s) ({dialect})");

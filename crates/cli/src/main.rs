@@ -95,6 +95,8 @@ pub enum Format {
     Report,
     /// Foundry rows with flat result keys (JSONL).
     Foundry,
+    /// A Copilot Studio test set in the results export's shape, with our verdicts (CSV).
+    Copilot,
     /// One CSV row per item and turn.
     Csv,
     /// JUnit XML.

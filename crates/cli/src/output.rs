@@ -55,7 +55,7 @@ pub fn score(
         Source::Whole(bytes) => {
             let streamed = match format {
                 None | Some(Format::Document) => stream_document(&bytes, name, &mut writer)?,
-                Some(Format::Foundry) => None,
+                Some(Format::Foundry | Format::Copilot) => None,
                 Some(report_format) => stream_report(&bytes, report_format, name, &mut writer)?,
             };
             match streamed {
@@ -105,7 +105,8 @@ fn score_judged(
     drop(bytes);
     let format = format.unwrap_or(match loaded.dataset.dialect() {
         Dialect::Foundry => Format::Foundry,
-        _ => Format::Document,
+        Dialect::CopilotStudio => Format::Copilot,
+        Dialect::M365 => Format::Document,
     });
     check_format(format, loaded.dataset.dialect())?;
     let mut session = Session::new(loaded.dataset, Vec::new()).with_judge();
@@ -173,7 +174,8 @@ fn score_whole(
     let report = engine::score(&loaded.dataset);
     let format = format.unwrap_or(match report.dialect {
         Dialect::Foundry => Format::Foundry,
-        _ => Format::Document,
+        Dialect::CopilotStudio => Format::Copilot,
+        Dialect::M365 => Format::Document,
     });
     check_format(format, report.dialect)?;
     write_whole(loaded.dataset, &report, format, name, writer)?;
@@ -191,15 +193,22 @@ fn document_options() -> m365_document::DocumentOptions {
 
 fn check_format(format: Format, dialect: Dialect) -> Result<(), UsageError> {
     match (format, dialect) {
-        (Format::Document, Dialect::M365) | (Format::Foundry, Dialect::Foundry) => Ok(()),
-        (Format::Document | Format::Foundry, _) => Err(UsageError(format!(
-            "--format {} does not apply to {} input; use report, csv, junit, md or html",
-            if format == Format::Document {
-                "document"
-            } else {
-                "foundry"
+        (Format::Document, Dialect::M365)
+        | (Format::Foundry, Dialect::Foundry)
+        | (Format::Copilot, Dialect::CopilotStudio) => Ok(()),
+        (Format::Document | Format::Foundry | Format::Copilot, _) => Err(UsageError(format!(
+            "--format {} does not apply to {} input; use {}report, csv, junit, md or html",
+            match format {
+                Format::Document => "document",
+                Format::Foundry => "foundry",
+                _ => "copilot",
             },
-            dialect.as_str()
+            dialect.as_str(),
+            match dialect {
+                Dialect::M365 => "document, ",
+                Dialect::Foundry => "foundry, ",
+                Dialect::CopilotStudio => "copilot, ",
+            }
         ))),
         _ => Ok(()),
     }
@@ -336,6 +345,9 @@ fn write_whole(
             }
             Ok(())
         }
+        (Format::Copilot, Dataset::CopilotStudio(ref set)) => writer
+            .write_all(report::copilot_studio::write(set, report).as_bytes())
+            .map_err(write_error),
         _ => write_report(report, format, name, writer),
     }
 }
@@ -351,7 +363,7 @@ pub(crate) fn write_report(
         Format::Junit => report::junit::write(report, name),
         Format::Md => report::markdown::write(report),
         Format::Html => report::html::write(report, name),
-        Format::Report | Format::Document | Format::Foundry => {
+        Format::Report | Format::Document | Format::Foundry | Format::Copilot => {
             report::write_json(report, writer).map_err(write_error)?;
             "\n".to_owned()
         }

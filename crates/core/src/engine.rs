@@ -403,6 +403,10 @@ impl<'d> Session<'d> {
                 };
                 run_criteria(&self.shared_slots, &rows.config, fields, index, judging)
             }
+            #[cfg(feature = "copilot-studio")]
+            (None, Some(Dataset::CopilotStudio(set))) => {
+                return Some(Next::Ready(set.score_row(index, judging)));
+            }
             (None, _) => return None,
         };
         Some(
@@ -689,6 +693,13 @@ fn whole_plan(dataset: &Dataset, customs: &[String]) -> (Vec<Entry>, Vec<Slot>, 
                 })
                 .collect(),
             criterion_slots(&rows.config, customs),
+        ),
+        #[cfg(feature = "copilot-studio")]
+        Dataset::CopilotStudio(set) => (
+            (0..set.rows.len())
+                .map(|index| Entry::Case { index, turn: None })
+                .collect(),
+            Vec::new(),
         ),
     };
     (entries, slots, dataset.dialect())

@@ -19,6 +19,9 @@ pub enum ErrorCode {
     InvalidReport,
     /// The dataset given to `readReport` carries no scores: score it instead.
     NotScored,
+    /// The call needs the package's second module (a Copilot Studio CSV): the package's
+    /// entry points catch it and make the call there; it never reaches the caller.
+    OtherModule,
 }
 
 impl ErrorCode {
@@ -31,6 +34,7 @@ impl ErrorCode {
             ErrorCode::InvalidItem => "invalidItem",
             ErrorCode::InvalidReport => "invalidReport",
             ErrorCode::NotScored => "notScored",
+            ErrorCode::OtherModule => "otherModule",
         }
     }
 }

@@ -17,8 +17,9 @@ use crate::types::Format;
 pub const DEFAULT_TITLE: &str = "agenteval";
 
 /// Writes `report` in `format`: `document` (the scored M365 eval document, JSON), `report` (run
-/// report JSON), `foundry` (JSON Lines rows), `csv`, `junit`, `md` or `html`. `document` and
-/// `foundry` write into the scored dataset, so they need `options.dataset`. For a dataset scored
+/// report JSON), `foundry` (JSON Lines rows), `copilot` (a Copilot Studio test set, CSV), `csv`,
+/// `junit`, `md` or `html`. `document`, `foundry` and `copilot` write into the scored dataset, so
+/// they need `options.dataset`. For a dataset scored
 /// in this session, `evaluate()` and `Evaluation.render` are faster: they read neither again.
 #[wasm_bindgen(js_name = render)]
 pub fn render_report(
@@ -182,6 +183,11 @@ pub fn render(
             }
             _ => return Err("Foundry rows"),
         },
+        Format::Copilot => match dataset {
+            #[cfg(feature = "reports")]
+            Some(Dataset::CopilotStudio(set)) => report::copilot_studio::write(set, report),
+            _ => return Err("a Copilot Studio test set"),
+        },
     })
 }
 
@@ -264,16 +270,18 @@ mod tests {
                     (format, report.dialect),
                     (Format::Document, agenteval_core::Dialect::M365)
                         | (Format::Foundry, agenteval_core::Dialect::Foundry)
+                        | (Format::Copilot, agenteval_core::Dialect::CopilotStudio)
                 );
-                let foreign = matches!(format, Format::Document | Format::Foundry) && !own;
+                let foreign =
+                    matches!(format, Format::Document | Format::Foundry | Format::Copilot) && !own;
                 assert_eq!(with_dataset.is_err(), foreign, "{format:?}");
-                if matches!(format, Format::Document | Format::Foundry) {
+                if matches!(format, Format::Document | Format::Foundry | Format::Copilot) {
                     let needed =
                         render(&report, format, None, &settings).expect_err("needs dataset");
-                    assert!(needed.contains(if format == Format::Document {
-                        "M365"
-                    } else {
-                        "Foundry"
+                    assert!(needed.contains(match format {
+                        Format::Document => "M365",
+                        Format::Foundry => "Foundry",
+                        _ => "Copilot Studio",
                     }));
                 }
             }

@@ -135,7 +135,8 @@ pub fn score_item(
         let loaded = Source::Value(document).load("item", None)?;
         if let Some((_, problem)) = match &loaded.dataset {
             Dataset::M365(document) => document.item_problems.first(),
-            Dataset::Foundry(_) => None,
+            // Foundry rows, and Copilot Studio rows where the core reads them.
+            _ => None,
         } {
             return Err(ApiError::new(
                 ErrorCode::InvalidItem,

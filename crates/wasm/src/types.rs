@@ -614,6 +614,8 @@ pub enum Format {
     Report,
     /// Foundry rows with flat result keys (JSON Lines).
     Foundry,
+    /// A Copilot Studio test set in the results export's shape, with the verdicts (CSV).
+    Copilot,
     /// One CSV row per item and turn.
     Csv,
     /// JUnit XML.
@@ -626,10 +628,11 @@ pub enum Format {
 
 impl Format {
     /// Every format, in documentation order.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Document,
         Format::Report,
         Format::Foundry,
+        Format::Copilot,
         Format::Csv,
         Format::Junit,
         Format::Md,
@@ -642,6 +645,7 @@ impl Format {
             Format::Document => "document",
             Format::Report => "report",
             Format::Foundry => "foundry",
+            Format::Copilot => "copilot",
             Format::Csv => "csv",
             Format::Junit => "junit",
             Format::Md => "md",

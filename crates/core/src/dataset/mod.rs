@@ -7,10 +7,14 @@ use crate::diagnostic::{Diagnostic, InputError, Severity};
 use crate::json;
 use crate::report::Dialect;
 
+#[cfg(feature = "copilot-studio")]
+pub mod copilot_studio;
 pub mod foundry;
 mod legacy;
 pub mod m365;
 
+#[cfg(feature = "copilot-studio")]
+pub use copilot_studio::CopilotStudioSet;
 pub use foundry::{FoundryConfig, FoundryDataset};
 pub use m365::EvalDocument;
 
@@ -21,6 +25,9 @@ pub enum Dataset {
     M365(EvalDocument),
     /// Foundry rows with their testing criteria.
     Foundry(FoundryDataset),
+    /// A Copilot Studio test set or results export (CSV).
+    #[cfg(feature = "copilot-studio")]
+    CopilotStudio(CopilotStudioSet),
 }
 
 impl Dataset {
@@ -29,6 +36,8 @@ impl Dataset {
         match self {
             Dataset::M365(_) => Dialect::M365,
             Dataset::Foundry(_) => Dialect::Foundry,
+            #[cfg(feature = "copilot-studio")]
+            Dataset::CopilotStudio(_) => Dialect::CopilotStudio,
         }
     }
 }
@@ -63,11 +72,22 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::one(Diagnostic::whole(
-            "the input is empty; expected an M365 eval document (JSON) or Foundry rows (JSONL)",
+            "the input is empty; expected an M365 eval document (JSON), Foundry rows (JSONL) or a Copilot Studio test set (CSV)",
         )));
     }
     match json::parse_dataset(bytes) {
         Ok(value) => load_value(value, config),
+        #[cfg(feature = "copilot-studio")]
+        Err(_) if looks_like_copilot_studio(bytes) => {
+            copilot_studio::read(bytes).map(|(set, diagnostics)| Loaded {
+                dataset: Dataset::CopilotStudio(set),
+                diagnostics,
+            })
+        }
+        #[cfg(not(feature = "copilot-studio"))]
+        Err(_) if looks_like_copilot_studio(bytes) => {
+            Err(InputError::one(Diagnostic::whole(COPILOT_STUDIO_NOT_BUILT)))
+        }
         Err(_) if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
             .map(|(dataset, diagnostics)| Loaded {
                 dataset: Dataset::Foundry(dataset),
@@ -94,6 +114,22 @@ pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputE
         dataset: Dataset::M365(document),
         diagnostics,
     })
+}
+
+/// Why a Copilot Studio CSV is refused by a build without the `copilot-studio` feature.
+pub const COPILOT_STUDIO_NOT_BUILT: &str =
+    "a Copilot Studio test set (CSV): this build of agenteval does not read them (feature `copilot-studio`)";
+
+/// Whether `bytes` (BOM already stripped) start with a CSV header row naming a `question` column:
+/// a Copilot Studio test set or results export.
+pub fn looks_like_copilot_studio(bytes: &[u8]) -> bool {
+    let first_line = bytes.split(|byte| *byte == b'\n').next().unwrap_or(bytes);
+    let Ok(first_line) = std::str::from_utf8(first_line) else {
+        return false;
+    };
+    first_line
+        .split(',')
+        .any(|name| name.trim().trim_matches('"').trim() == "question")
 }
 
 /// Several non-empty lines, each starting with `{`: JSON Lines.

@@ -93,7 +93,7 @@ fn push_line(output: &mut String, cells: &[String]) {
 }
 
 /// An untrusted text cell: formula triggers neutralised, then quoted as needed.
-fn text_cell(text: &str) -> String {
+pub(crate) fn text_cell(text: &str) -> String {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         quote(&format!("'{text}"))
     } else {
@@ -102,7 +102,7 @@ fn text_cell(text: &str) -> String {
 }
 
 /// RFC 4180 quoting.
-fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     if text.contains([',', '"', '\r', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

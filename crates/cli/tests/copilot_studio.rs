@@ -1,0 +1,128 @@
+//! The `agenteval` binary on Copilot Studio CSV: the export written back with our verdicts (the
+//! default format), read back to the same verdicts, every report format, stdin, and bad rows
+//! reported by row and column without losing the others.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn agenteval(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the agenteval binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input
+        .write_all(stdin.unwrap_or_default())
+        .expect("stdin accepts the dataset");
+    drop(input);
+    child.wait_with_output().expect("agenteval finishes")
+}
+
+const EXPORT: &str = "tests/fixtures/copilot-studio/export.csv";
+const BAD: &str = "tests/fixtures/copilot-studio/bad.csv";
+
+fn report(args: &[&str], stdin: Option<&[u8]>) -> Value {
+    let output = agenteval(args, stdin);
+    serde_json::from_slice(&output.stdout).expect("the report is JSON")
+}
+
+/// Each entry's `(status, [(evaluator, result)])`.
+fn verdicts(report: &Value) -> Vec<(Value, Vec<(Value, Value)>)> {
+    report["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| {
+            let results = item["results"]
+                .as_array()
+                .expect("results")
+                .iter()
+                .map(|result| (result["evaluator"].clone(), result["result"].clone()))
+                .collect();
+            (item["status"].clone(), results)
+        })
+        .collect()
+}
+
+#[test]
+fn the_export_is_written_back_by_default_and_reads_back_to_the_same_verdicts() {
+    let scored = agenteval(&["score", EXPORT], None);
+    assert_eq!(scored.status.code(), Some(1), "the set has failing rows");
+    let expected = std::fs::read_to_string(
+        root().join("crates/core/src/dataset/copilot_studio/snapshots/agenteval_core__dataset__copilot_studio__tests__export_scored.snap"),
+    )
+    .expect("the core's snapshot");
+    let body = expected.splitn(3, "---\n").nth(2).expect("snapshot body");
+    let written = String::from_utf8(scored.stdout.clone()).expect("UTF-8");
+    assert_eq!(
+        written.replace("\r\n", "\n").trim_end(),
+        body.replace("\r\n", "\n").trim_end()
+    );
+    assert!(written.ends_with("\r\n"));
+
+    let first = report(&["score", EXPORT, "--format", "report"], None);
+    assert_eq!(first["dialect"], "copilot_studio");
+    let again = report(&["score", "-", "--format", "report"], Some(&scored.stdout));
+    assert_eq!(verdicts(&first), verdicts(&again));
+    let rewritten = agenteval(&["score", "-", "--format", "copilot"], Some(&scored.stdout));
+    assert_eq!(rewritten.stdout, scored.stdout, "byte-stable");
+}
+
+#[test]
+fn every_report_format_takes_the_dialect() {
+    for format in ["csv", "junit", "md", "html"] {
+        let output = agenteval(&["score", EXPORT, "--format", format], None);
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        assert!(!output.stdout.is_empty(), "{format}");
+    }
+    let output = agenteval(&["score", EXPORT, "--format", "document"], None);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("--format document does not apply to copilot_studio input; use copilot, report"));
+}
+
+#[test]
+fn bad_rows_name_row_and_column_and_the_others_are_scored() {
+    let output = agenteval(&["score", BAD, "--format", "report"], None);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bad.csv:3:8: error: row 3, column 2 (expectedResponse): the quoted field that starts here has text after its closing quote"), "{stderr}");
+    assert!(stderr.contains("bad.csv:5:1: error: row 5, column 3 (actualResponse): missing"));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let statuses: Vec<&str> = report["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| item["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        statuses,
+        ["pass", "error", "pass", "error", "error", "error", "error", "pass"]
+    );
+    let validate = agenteval(&["validate", BAD], None);
+    assert_eq!(validate.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&validate.stderr)
+        .contains("5 error(s) in 8 item(s) (copilot_studio)"));
+}
+
+#[test]
+fn a_header_without_question_is_rejected_naming_it() {
+    let output = agenteval(
+        &["score", "-"],
+        Some(b"\xEF\xBB\xBFquestion,result_1\r\nq,Pass\r\n"),
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("header row, column 2 (result_1): there is no testMethodType_1 column"));
+}

@@ -1,0 +1,176 @@
+//! A Copilot Studio test set written back in the shape of the Evaluate tab's results export,
+//! with agenteval's verdicts (`--format copilot`).
+//!
+//! Columns: `question`, `expectedResponse`, `actualResponse`, then per test method N
+//! `testMethodType_N`, `result_N`, `passingScore_N`, `explanation_N`, `score_N`, then the input's
+//! other columns in their order. N runs over the input's methods (and 1 when a row names none: it
+//! gets the default, GeneralQuality). `result_N` is `Pass`, `Fail`, `Skipped` or `Error`;
+//! `passingScore_N` the threshold applied as the input gave it (empty where none applies);
+//! `explanation_N` the reason (the error message for errors; for a row that could not be read,
+//! its problem); `score_N` the score, where the method has one.
+//!
+//! RFC 4180, lines ending in CRLF; fields with a comma, quote, CR or LF are quoted. The dataset's
+//! own cells are written as they were read, so the file reads back to the same test set;
+//! `explanation_N` (agenteval's text, quoting agent text) gets the CSV writer's formula guard.
+//! No IO.
+
+use crate::dataset::copilot_studio::methods::{self, RowMethod};
+use crate::dataset::copilot_studio::{CopilotStudioSet, Row};
+use crate::outcome::{EvalResult, Verdict};
+
+use super::{csv, format, CaseOutcome, RunReport};
+
+/// `set` with the results of `report` (its entries in row order), as CSV text.
+pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {
+    let numbers = method_numbers(set);
+    let columns = &set.columns;
+    let mut output = String::new();
+    let mut header: Vec<String> = ["question", "expectedResponse", "actualResponse"]
+        .iter()
+        .map(|name| (*name).to_owned())
+        .collect();
+    for number in &numbers {
+        for name in [
+            "testMethodType_",
+            "result_",
+            "passingScore_",
+            "explanation_",
+            "score_",
+        ] {
+            header.push(format!("{name}{number}"));
+        }
+    }
+    header.extend(
+        columns
+            .other
+            .iter()
+            .map(|&column| csv::quote(columns.names.get(column).map_or("", String::as_str))),
+    );
+    push_line(&mut output, &header);
+    for (position, row) in set.rows.iter().enumerate() {
+        let outcome = report
+            .items
+            .iter()
+            .find(|outcome| outcome.index == position);
+        let mut cells = vec![
+            csv::quote(row.field(columns.question)),
+            csv::quote(row.optional(columns.expected_response).unwrap_or("")),
+            csv::quote(row.optional(columns.actual_response).unwrap_or("")),
+        ];
+        let row_methods = match &row.problem {
+            Some(_) => Vec::new(),
+            None => methods::row_methods(columns, row),
+        };
+        for number in &numbers {
+            cells.extend(method_cells(set, row, &row_methods, outcome, *number));
+        }
+        cells.extend(
+            columns
+                .other
+                .iter()
+                .map(|&column| csv::quote(row.field(column))),
+        );
+        push_line(&mut output, &cells);
+    }
+    output
+}
+
+/// N of every method column group to write: the input's, or 1 alone when it has none.
+fn method_numbers(set: &CopilotStudioSet) -> Vec<u32> {
+    let mut numbers: Vec<u32> = set
+        .columns
+        .methods
+        .iter()
+        .map(|method| method.number)
+        .collect();
+    if !numbers.contains(&1)
+        && set.rows.iter().any(|row| {
+            row.problem.is_none()
+                && methods::row_methods(&set.columns, row)
+                    .iter()
+                    .any(|method| method.number == 1)
+        })
+    {
+        numbers.insert(0, 1);
+    }
+    if numbers.is_empty() {
+        numbers.push(1);
+    }
+    numbers
+}
+
+fn method_cells(
+    set: &CopilotStudioSet,
+    row: &Row,
+    row_methods: &[RowMethod],
+    outcome: Option<&CaseOutcome>,
+    number: u32,
+) -> [String; 5] {
+    if let Some(problem) = &row.problem {
+        let method_type = set
+            .columns
+            .methods
+            .iter()
+            .find(|method| method.number == number)
+            .map_or("", |method| row.field(method.method_type));
+        return [
+            csv::quote(method_type),
+            "Error".to_owned(),
+            String::new(),
+            csv::text_cell(problem),
+            String::new(),
+        ];
+    }
+    let Some(method) = row_methods.iter().find(|method| method.number == number) else {
+        return Default::default();
+    };
+    let result = outcome.and_then(|outcome| {
+        outcome
+            .results
+            .iter()
+            .find(|result| result.evaluator == method.label)
+    });
+    let passing_score = set
+        .columns
+        .methods
+        .iter()
+        .find(|columns| columns.number == number)
+        .and_then(|columns| row.optional(columns.passing_score))
+        .unwrap_or("");
+    let applies = result.is_some_and(|result| result.threshold.is_some());
+    [
+        csv::quote(&method.name),
+        result.map_or_else(String::new, |result| verdict(result).to_owned()),
+        if applies {
+            csv::quote(passing_score.trim())
+        } else {
+            String::new()
+        },
+        csv::text_cell(result.map_or("", explanation)),
+        csv::quote(&format::optional_number(
+            result.and_then(|result| result.score),
+        )),
+    ]
+}
+
+fn verdict(result: &EvalResult) -> &'static str {
+    match result.result {
+        Verdict::Pass => "Pass",
+        Verdict::Fail => "Fail",
+        Verdict::Skipped => "Skipped",
+        Verdict::Error => "Error",
+    }
+}
+
+fn explanation(result: &EvalResult) -> &str {
+    match (&result.error, &result.reason) {
+        (Some(error), _) => error.message.as_str(),
+        (None, Some(reason)) => reason.as_str(),
+        (None, None) => "",
+    }
+}
+
+fn push_line(output: &mut String, cells: &[String]) {
+    output.push_str(&cells.join(","));
+    output.push_str("\r\n");
+}

@@ -1,0 +1,85 @@
+// Copilot Studio test sets (CSV) through the package: read by its second module (the first
+// refuses them with `otherModule`, which the package's entry points route), every output format
+// byte for byte as the native CLI writes it, the export read back to the same verdicts, and bad
+// rows reported by row and column.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import * as agenteval from "agenteval";
+import { root } from "./helpers.js";
+
+const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
+const exportPath = "tests/fixtures/copilot-studio/export.csv";
+const badPath = "tests/fixtures/copilot-studio/bad.csv";
+const exportBytes = readFileSync(join(root, exportPath));
+
+function runCli(args, input) {
+  const result = spawnSync(cli, ["score", ...args], { cwd: root, encoding: "utf8", input });
+  assert.ok(result.status === 0 || result.status === 1, `agenteval ${args.join(" ")}: ${result.stderr}`);
+  return result.stdout;
+}
+
+function verdicts(report) {
+  return report.items.map((item) => [item.status, item.results.map((result) => [result.evaluator, result.result, result.score])]);
+}
+
+test("the export is scored in every format byte for byte as the CLI writes it", async () => {
+  const evaluation = await agenteval.evaluate(exportBytes);
+  try {
+    assert.equal(evaluation.report.dialect, "copilot_studio");
+    for (const format of ["copilot", "report", "csv", "junit", "md", "html"]) {
+      const expected = runCli([exportPath, "--format", format]);
+      assert.equal(evaluation.render(format, { title: exportPath }), expected, format);
+    }
+  } finally {
+    evaluation.free();
+  }
+  const report = await agenteval.score(exportBytes.toString("utf8"));
+  const rendered = await agenteval.render(report, "copilot", { dataset: exportBytes });
+  assert.equal(rendered, runCli([exportPath]));
+});
+
+test("the written export reads back to the same verdicts, and writes back the same bytes", async () => {
+  const first = await agenteval.score(exportBytes);
+  const written = await agenteval.render(first, "copilot", { dataset: exportBytes });
+  const again = await agenteval.score(written);
+  assert.deepEqual(verdicts(again), verdicts(first));
+  assert.equal(await agenteval.render(again, "copilot", { dataset: written }), written);
+  const statuses = first.items.map((item) => item.status);
+  assert.deepEqual(statuses, ["pass", "fail", "pass", null, null, "fail"]);
+  const skipped = first.items[3].results.map((result) => [result.evaluator, result.result, result.reason]);
+  assert.deepEqual(skipped, [
+    ["CompareMeaning", "skipped", "no judge configured"],
+    ["TextSimilarity", "skipped", "no judge configured"],
+  ]);
+});
+
+test("validate names each bad row's row and column and keeps the others", async () => {
+  const bad = readFileSync(join(root, badPath), "utf8");
+  const validation = await agenteval.validate(bad);
+  assert.equal(validation.valid, false);
+  assert.equal(validation.dialect, "copilot_studio");
+  assert.equal(validation.items, 8);
+  const messages = validation.diagnostics.map((diagnostic) => diagnostic.message);
+  assert.equal(messages.length, 5);
+  assert.match(messages[0], /^row 3, column 2 \(expectedResponse\): the quoted field that starts here/);
+  assert.deepEqual(validation.diagnostics[0].location, { kind: "lineColumn", line: 3, column: 8 });
+  assert.ok(messages.includes("row 8, column 1 (question): empty; expected the question the agent was asked"));
+  const report = await agenteval.score(bad);
+  assert.deepEqual(
+    report.items.map((item) => item.status),
+    ["pass", "error", "pass", "error", "error", "error", "error", "pass"],
+  );
+  assert.deepEqual(verdicts(report), verdicts(JSON.parse(runCli([badPath, "--format", "report"]))));
+});
+
+test("a header without question is an invalidDataset error naming the column", async () => {
+  await assert.rejects(
+    async () => agenteval.score("question,result_1\nq,Pass\n"),
+    (error) => error.code === "invalidDataset" && /column 2 \(result_1\): there is no testMethodType_1 column/.test(error.message),
+  );
+});
