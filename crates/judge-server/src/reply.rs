@@ -21,6 +21,8 @@ const DEFAULT_SCALE: (i64, i64) = (1, 5);
 const SCALE_PHRASE: &str = "integer from ";
 /// The line of a rubric prompt that lists its dimension ids as a JSON array.
 const DIMENSION_IDS: &str = "Dimension ids: ";
+/// The line of a composite prompt that gives each dimension's scale: `{"id": [LO, HI], …}`.
+const DIMENSION_SCALES: &str = "Dimension scales: ";
 /// The `refusal` fault's text.
 const REFUSAL: &str = "I can't help with that.";
 
@@ -91,6 +93,16 @@ fn rubric_ids(system: &str) -> Option<Vec<String>> {
     serde_json::from_str(line.trim()).ok()
 }
 
+/// A composite prompt's per-dimension scales: the JSON object after `Dimension scales: `.
+fn dimension_scales(system: &str) -> Map<String, Value> {
+    system
+        .find(DIMENSION_SCALES)
+        .and_then(|start| system.get(start + DIMENSION_SCALES.len()..))
+        .and_then(|rest| rest.lines().next())
+        .and_then(|line| serde_json::from_str(line.trim()).ok())
+        .unwrap_or_default()
+}
+
 /// An integer (optionally negative, at most nine digits) at the start of `text`, and the rest.
 fn leading_integer(text: &str) -> Option<(i64, &str)> {
     let digits_start = usize::from(text.starts_with('-'));
@@ -145,6 +157,7 @@ fn verdict(conversation: &Conversation, directives: &Directives, seeds: (u64, u6
             )
         });
         object.insert("reason".into(), Value::from(reason));
+        let scales = dimension_scales(&conversation.system);
         let dimensions = ids
             .iter()
             .filter_map(|id| {
@@ -155,6 +168,12 @@ fn verdict(conversation: &Conversation, directives: &Directives, seeds: (u64, u6
                     .map(|(_, rating)| rating);
                 let hash =
                     hash::with_seed(hash::fnv1a_continue(text_hash, id.as_bytes()), server_seed);
+                let (low, high) = scales
+                    .get(id)
+                    .and_then(|scale| Some((scale.get(0)?.as_i64()?, scale.get(1)?.as_i64()?)))
+                    .filter(|(low, high)| low <= high)
+                    .unwrap_or((low, high));
+                let span = u64::try_from(high - low + 1).unwrap_or(1).max(1);
                 let derived = low + i64::try_from(hash % span).unwrap_or_default();
                 let (applicable, score) = match rating {
                     Some(DimensionRating::Omit) => return None,
@@ -435,6 +454,16 @@ mod tests {
         let again = verdict_of(&conversation);
         assert_eq!(again["dimensions"][0], dimensions[0], "deterministic");
         assert_eq!(rubric_ids("Dimension ids: not json"), None);
+        let composite = Conversation {
+            system: "<integer from 1 to 5>\nDimension ids: [\"a\",\"b\"]\nDimension scales: {\"b\":[0,1]}".into(),
+            others: "answer".into(),
+            bytes: 0,
+        };
+        for seed in 0..20 {
+            let object = super::verdict(&composite, &Directives::default(), (seed, 0)).object;
+            let b = object["dimensions"][1]["score"].as_i64().unwrap_or(-1);
+            assert!((0..=1).contains(&b), "{b}");
+        }
     }
 
     fn verdict_of(conversation: &Conversation) -> Map<String, Value> {

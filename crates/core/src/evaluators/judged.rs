@@ -2,14 +2,15 @@
 //! reason "no judge configured": never dropped, never given a made-up score. With one, each
 //! standard judge ([`catalog`]) turns an item into a [`JudgeCall`], or into a result reached
 //! without a call; the Rubric judge ([`rubric`]) rates a configured rubric's dimensions in one
-//! call; the judged evaluators of later issues (composites, Copilot Studio's) say they are not
-//! available yet.
+//! call, and the composites ([`composite`]) their members; the judged evaluators of later issues
+//! (Copilot Studio's) say they are not available yet.
 
 // NOTE: without the `judge` feature the standard judges are built (their options checked) but
 // never prepare a call, so their preparation side is compiled and unused; the linker drops it.
 #![cfg_attr(not(feature = "judge"), allow(unused_imports, dead_code))]
 
 mod catalog;
+mod composite;
 mod convert;
 mod early;
 mod groundedness;
@@ -35,7 +36,7 @@ pub const NO_JUDGE_REASON: &str = "no judge configured";
 
 /// The reason the judged evaluators agenteval does not run yet carry when a judge is configured.
 pub const NOT_AVAILABLE_REASON: &str =
-    "this judged evaluator is not available yet in agenteval (the standard judges and Rubric are)";
+    "this judged evaluator is not available yet in agenteval (the standard judges, Rubric and the composites are)";
 
 const MODEL_OPTIONS: [OptionSpec; 2] = [
     OptionSpec {
@@ -95,6 +96,23 @@ const RUBRIC_OPTIONS: &[OptionSpec] = &[
     MODEL_OPTIONS[1],
 ];
 
+const COMPOSITE_OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "threshold",
+        kind: "number",
+        default: "1",
+        description: "accepted for compatibility; a composite passes at 1 and reports 1",
+    },
+    OptionSpec {
+        name: "evaluation_level",
+        kind: "\"turn\" | \"conversation\"",
+        default: "from the inputs",
+        description: "accepted (Foundry); the judge sees what the inputs give",
+    },
+    MODEL_OPTIONS[0],
+    MODEL_OPTIONS[1],
+];
+
 const PERCENT_OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "threshold",
     kind: "number 0..100",
@@ -137,17 +155,28 @@ const QR: &[&str] = &["query", "response"];
 const AGENT_INPUTS: &[&str] = &["query", "response", "tool_definitions"];
 const TOOL_CALL_INPUTS: &[&str] = &["query", "response", "tool_calls", "tool_definitions"];
 const LIKERT: &str = "judge score 1-5 >= threshold (3)";
+const COMPOSITE: &str =
+    "every applicable member passes (1-5 members at 3 or more, 0/1 members at 1), in one call";
 const BINARY: &str = "judge score 0/1; passes at 1";
 
-/// The Rubric's constructor: with the `judge` feature it checks the dimensions; without it (the
-/// package's first module, which never judges) a rubric is recognised and skipped, as before.
+/// The constructors of the Rubric and the composites: with the `judge` feature they check their
+/// options; without it (the package's first module, which never judges) these evaluators are
+/// recognised and skipped, as before.
 #[cfg(feature = "judge")]
 const RUBRIC_BUILD: super::BuildFn = rubric::build;
 #[cfg(not(feature = "judge"))]
 const RUBRIC_BUILD: super::BuildFn = build_unavailable;
+#[cfg(feature = "judge")]
+const OUTPUT_QUALITY_BUILD: super::BuildFn = composite::build_output_quality;
+#[cfg(not(feature = "judge"))]
+const OUTPUT_QUALITY_BUILD: super::BuildFn = build_unavailable;
+#[cfg(feature = "judge")]
+const TOOL_USE_QUALITY_BUILD: super::BuildFn = composite::build_tool_use_quality;
+#[cfg(not(feature = "judge"))]
+const TOOL_USE_QUALITY_BUILD: super::BuildFn = build_unavailable;
 
 /// Every LLM-judged evaluator, under its M365 / Copilot Studio name and its Foundry id.
-pub static SPECS: [EvaluatorSpec; 35] = [
+pub static SPECS: [EvaluatorSpec; 37] = [
     standard("Relevance", QR, LIKERT_OPTIONS, LIKERT),
     standard("Coherence", QR, LIKERT_OPTIONS, LIKERT),
     standard(
@@ -198,18 +227,19 @@ pub static SPECS: [EvaluatorSpec; 35] = [
         BINARY,
     ),
     standard("ToolCallSuccess", &["response"], BINARY_OPTIONS, BINARY),
-    judged(
-        "output_quality",
-        QR,
-        BINARY_OPTIONS,
-        "every applicable member dimension passes",
-    ),
-    judged(
-        "tool_use_quality",
-        QR,
-        BINARY_OPTIONS,
-        "every applicable member dimension passes",
-    ),
+    EvaluatorSpec {
+        build: OUTPUT_QUALITY_BUILD,
+        ..judged("output_quality", QR, COMPOSITE_OPTIONS, COMPOSITE)
+    },
+    EvaluatorSpec {
+        build: TOOL_USE_QUALITY_BUILD,
+        ..judged(
+            "tool_use_quality",
+            TOOL_CALL_INPUTS,
+            COMPOSITE_OPTIONS,
+            COMPOSITE,
+        )
+    },
     EvaluatorSpec {
         build: RUBRIC_BUILD,
         ..judged(
@@ -316,6 +346,30 @@ pub static SPECS: [EvaluatorSpec; 35] = [
         BINARY_FIXED_OPTIONS,
         BINARY,
     ),
+    EvaluatorSpec {
+        build: OUTPUT_QUALITY_BUILD,
+        ..judged(
+            "builtin.output_quality",
+            &[
+                "query",
+                "response",
+                "context",
+                "tool_definitions",
+                "messages",
+            ],
+            COMPOSITE_OPTIONS,
+            COMPOSITE,
+        )
+    },
+    EvaluatorSpec {
+        build: TOOL_USE_QUALITY_BUILD,
+        ..judged(
+            "builtin.tool_use_quality",
+            &["query", "response", "tool_definitions", "messages"],
+            COMPOSITE_OPTIONS,
+            COMPOSITE,
+        )
+    },
 ];
 
 /// A judged evaluator agenteval does not run yet.
@@ -429,7 +483,7 @@ impl Standard {
                 scale: judge.prompt.scale,
                 threshold: self.threshold,
                 extra: judge.extra,
-                rubric: None,
+                dimensions: None,
             },
             turns,
         }

@@ -6,6 +6,7 @@
 mod backoff;
 pub mod cache;
 pub mod cancel;
+pub mod composite;
 pub mod endpoint;
 pub mod http;
 mod limiter;
@@ -28,7 +29,7 @@ pub use http::{
 pub use reply::{Completion, Usage};
 pub use request::{ChatMessage, JudgeRequest, ModelParams, PromptId, Role};
 pub use schedule::{Answer, CallError, CallStats, Policy, Scheduler};
-pub use verdict::{Extra, JudgeFailure, Reading, Scale};
+pub use verdict::{Dimensions, Extra, JudgeFailure, Reading, Scale};
 
 use crate::json::Value;
 use crate::outcome::{ErrorCode, EvalResult, Verdict};

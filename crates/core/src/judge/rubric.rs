@@ -20,6 +20,8 @@ pub struct Dimension {
     pub weight: f64,
     /// Whether the judge must rate it on every item.
     pub always_applicable: bool,
+    /// The scale of its score (1–5 for a rubric's dimensions).
+    pub scale: Scale,
 }
 
 /// A rubric: its dimensions, in the order configured.
@@ -171,7 +173,7 @@ fn rate(dimension: &Dimension, entry: &Map<String, Value>) -> Result<Rating, Str
         ));
     }
     let score = if applicable {
-        let score = score_on(entry.get("score"), Scale::Likert)
+        let score = score_on(entry.get("score"), dimension.scale)
             .map_err(|message| format!("dimension '{id}': {message}"))?;
         Some(score)
     } else {

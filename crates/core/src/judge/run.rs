@@ -358,7 +358,7 @@ mod tests {
                 scale: Scale::Likert,
                 threshold: 3.0,
                 extra: Extra::None,
-                rubric: None,
+                dimensions: None,
             },
             turns: vec![
                 TurnCall::Judged(request("turn one")),

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use super::composite::Composite;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
 use super::rubric::Rubric;
@@ -52,9 +53,18 @@ pub struct Reading {
     pub threshold: f64,
     /// A derived figure, if any.
     pub extra: Extra,
-    /// For a rubric judge, its dimensions: the reply rates each, and the score is their
-    /// weighted mean from 0 to 1 ([`Rubric::result`]) instead of the reply's `score`.
-    pub rubric: Option<Arc<Rubric>>,
+    /// For a judge that rates several dimensions in one reply (a rubric, a composite), what
+    /// they are and how the result follows from their ratings, instead of the reply's `score`.
+    pub dimensions: Option<Dimensions>,
+}
+
+/// The dimensions one reply rates.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dimensions {
+    /// A rubric: the weighted mean of its dimensions' scores, from 0 to 1 ([`Rubric::result`]).
+    Rubric(Arc<Rubric>),
+    /// A composite: passes when every applicable member passes ([`Composite::result`]).
+    Composite(Arc<Composite>),
 }
 
 /// Why a judge call gave no answer, as the result's error.
@@ -94,8 +104,9 @@ impl Reading {
                 }
                 result
             }
-            Ok(reply) => match &self.rubric {
-                Some(rubric) => rubric.result(label, self.threshold, &reply),
+            Ok(reply) => match &self.dimensions {
+                Some(Dimensions::Rubric(rubric)) => rubric.result(label, self.threshold, &reply),
+                Some(Dimensions::Composite(composite)) => composite.result(label, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),
                     Ok(score) => self.scored(label, score, reply),
@@ -253,7 +264,7 @@ mod tests {
             scale: Scale::Likert,
             threshold,
             extra: Extra::None,
-            rubric: None,
+            dimensions: None,
         }
     }
 
@@ -303,7 +314,7 @@ mod tests {
             scale: Scale::Binary,
             threshold: 1.0,
             extra: Extra::None,
-            rubric: None,
+            dimensions: None,
         };
         assert_eq!(
             read(binary.clone(), r#"{"score": 0.5}"#).result,
@@ -364,7 +375,7 @@ mod tests {
             scale: Scale::Binary,
             threshold: 1.0,
             extra: Extra::ToolSelectionAccuracy,
-            rubric: None,
+            dimensions: None,
         };
         let result = read(
             reading.clone(),

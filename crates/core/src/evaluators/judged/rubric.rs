@@ -15,7 +15,7 @@ use crate::inputs::Inputs;
 use crate::json::Value;
 use crate::judge::rubric::{Dimension, Rubric};
 use crate::judge::{
-    ChatMessage, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
+    ChatMessage, Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
 };
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -167,6 +167,7 @@ fn dimensions(option: Option<&Value>) -> Result<(Vec<Dimension>, Vec<String>), C
             id,
             weight,
             always_applicable,
+            scale: Scale::Likert,
         });
         descriptions.push(description);
     }
@@ -206,7 +207,7 @@ impl RubricJudge {
                 scale: Scale::Likert,
                 threshold: self.threshold,
                 extra: Extra::None,
-                rubric: Some(Arc::clone(&self.rubric)),
+                dimensions: Some(Dimensions::Rubric(Arc::clone(&self.rubric))),
             },
             turns: Vec::new(),
         })

@@ -9,6 +9,7 @@ fn booking() -> Rubric {
         id: id.to_owned(),
         weight,
         always_applicable,
+        scale: Scale::Likert,
     };
     Rubric {
         dimensions: vec![
@@ -96,6 +97,7 @@ fn the_score_is_the_weighted_mean_over_the_applicable_dimensions_and_passes_at_t
             id: "a".into(),
             weight: 2.0,
             always_applicable: false,
+            scale: Scale::Likert,
         }],
     };
     let half = read_verdict(r#"{"dimensions": [{"id": "a", "score": 2.5}]}"#).unwrap();
@@ -135,6 +137,7 @@ fn no_applicable_dimension_is_not_applicable() {
             id: "a".into(),
             weight: 1.0,
             always_applicable: false,
+            scale: Scale::Likert,
         }],
     };
     let none = read_verdict(r#"{"dimensions": [{"id": "a", "applicable": false}]}"#).unwrap();
@@ -208,11 +211,13 @@ fn replies_that_do_not_rate_the_rubric_are_errors_never_scores() {
                 id: "a".into(),
                 weight: 1.0,
                 always_applicable: false,
+                scale: Scale::Likert,
             },
             Dimension {
                 id: "b".into(),
                 weight: 1.0,
                 always_applicable: false,
+                scale: Scale::Likert,
             },
         ],
     };

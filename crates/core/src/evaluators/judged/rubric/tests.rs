@@ -109,7 +109,13 @@ fn one_call_shows_the_rubric_and_fences_the_items_text_as_data() {
     assert_eq!(call.request.prompt.label(), "rubric/v1");
     assert!(call.turns.is_empty());
     assert_eq!(call.reading.threshold, 0.5);
-    assert_eq!(call.reading.rubric.as_ref().unwrap().dimensions.len(), 2);
+    assert_eq!(
+        match &call.reading.dimensions {
+            Some(Dimensions::Rubric(rubric)) => rubric.dimensions.len(),
+            _ => 0,
+        },
+        2
+    );
     let [system, user] = &call.request.messages[..] else {
         panic!("two messages")
     };

@@ -1,0 +1,155 @@
+//! The composite judges `output_quality` and `tool_use_quality` through the `agenteval` binary
+//! and the local judge server: one call per item for all members, the pass rule over the
+//! applicable members, and not-applicable composites.
+
+use std::process::Command;
+
+use agenteval_judge_server::{start, ServerConfig};
+use serde_json::{json, Value};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("agenteval-composite-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn found<'r>(report: &'r Value, index: usize, evaluator: &str) -> &'r Value {
+    report["items"][index]["results"]
+        .as_array()
+        .and_then(|results| {
+            results
+                .iter()
+                .find(|result| result["evaluator"] == evaluator)
+        })
+        .unwrap_or_else(|| panic!("no {evaluator} result for item {index}: {report:#}"))
+}
+
+#[test]
+fn output_quality_judges_every_member_in_one_call_and_passes_only_when_all_applicable_pass() {
+    let judge = start(ServerConfig::default()).expect("the local judge starts");
+    let dir = scratch("m365");
+    let all = |scores: [&str; 6]| -> String {
+        [
+            "fluency",
+            "coherence",
+            "intent_resolution",
+            "task_adherence",
+            "groundedness",
+            "task_completion",
+        ]
+        .iter()
+        .zip(scores)
+        .map(|(id, score)| format!(" [[judge:dimension={id}:{score}]]"))
+        .collect()
+    };
+    let item = |response: String| json!({"prompt": "Capital of France?", "response": response, "context": "Paris is the capital of France."});
+    let document = json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": {"output_quality": {}, "tool_use_quality": {}},
+        "items": [
+            item(format!("Paris.{}", all(["4", "5", "4", "1", "5", "1"]))),
+            item(format!("Paris.{}", all(["4", "5", "4", "1", "2", "1"]))),
+            item(format!("Paris.{}", all(["4", "na", "4", "0", "5", "1"]))),
+            item(format!("Paris.{}", all(["na", "na", "na", "na", "na", "na"]))),
+        ]
+    });
+    let file = dir.join("dataset.json");
+    std::fs::write(&file, document.to_string()).expect("dataset written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args(["--format", "report", "--no-judge-cache"])
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env_remove("AZURE_AI_API_KEY")
+        .output()
+        .expect("agenteval runs");
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(
+        judge.stats().completions,
+        4,
+        "one call per item; tool_use_quality needs no call"
+    );
+    let pass = found(&report, 0, "output_quality");
+    assert_eq!(
+        (&pass["result"], &pass["score"], &pass["threshold"]),
+        (&json!("pass"), &json!(1.0), &json!(1.0))
+    );
+    assert_eq!(pass["details"]["prompt_version"], "output_quality/v1");
+    assert_eq!(
+        pass["details"]["components"].as_array().map(Vec::len),
+        Some(6)
+    );
+    let fail = found(&report, 1, "output_quality");
+    assert_eq!(fail["result"], "fail");
+    assert!(
+        fail["reason"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("Failed: groundedness (2, threshold 3)."),
+        "{fail}"
+    );
+    let binary = found(&report, 2, "output_quality");
+    assert_eq!(binary["result"], "fail");
+    assert_eq!(
+        binary["details"]["components"][1]["result"],
+        "not_applicable"
+    );
+    let none = found(&report, 3, "output_quality");
+    assert_eq!(none["result"], "skipped");
+    let tools = found(&report, 0, "tool_use_quality");
+    assert_eq!(tools["result"], "skipped");
+    assert_eq!(
+        tools["reason"],
+        "Not applicable: the response makes no tool call"
+    );
+}
+
+#[test]
+fn foundry_tool_use_quality_rates_the_tool_members() {
+    let judge = start(ServerConfig::default()).expect("the local judge starts");
+    let dir = scratch("foundry");
+    let criteria = json!({"testing_criteria": [
+        {"type": "azure_ai_evaluator", "name": "tools", "evaluator_name": "builtin.tool_use_quality", "initialization_parameters": {"evaluation_level": "turn"}},
+        {"type": "azure_ai_evaluator", "name": "output", "evaluator_name": "builtin.output_quality"}
+    ]});
+    let row = json!({
+        "query": [{"role": "user", "content": [{"type": "text", "text": "Weather in Paris? [[judge:dimension=tool_call_accuracy:5]] [[judge:dimension=tool_call_success:1]] [[judge:dimension=tool_input_accuracy:1]] [[judge:dimension=tool_output_utilization:1]] [[judge:dimension=tool_selection:1]]"}]}],
+        "response": [
+            {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": [{"type": "tool_result", "tool_result": {"temp": 21}}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "It is 21 degrees in Paris."}]}
+        ],
+        "tool_definitions": [{"name": "get_weather", "description": "Weather by city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+    });
+    let file = dir.join("rows.jsonl");
+    std::fs::write(&file, format!("{criteria}\n{row}\n")).expect("rows written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args([
+            "--no-judge-cache",
+            "--judge-kind",
+            "openai",
+            "--judge-model",
+            "llama3",
+            "--judge-endpoint",
+        ])
+        .arg(format!("{}/v1", judge.url()))
+        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .expect("agenteval runs");
+    let scored: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(scored["tools_result"], "pass", "{scored:#}");
+    let output_result = scored["output_result"].as_str().unwrap_or("");
+    assert!(
+        output_result == "pass" || output_result == "fail",
+        "{scored:#}"
+    );
+    assert_eq!(judge.stats().completions, 2);
+}
