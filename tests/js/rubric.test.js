@@ -1,7 +1,8 @@
-// The Rubric judge through the package: one call per item rates every dimension, against the
-// local judge server (`cargo xtask test` starts it and passes its URL and key in
-// AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY); the seed's worked examples, an always-applicable
-// dimension the judge drops, the dimensions in the report formats, and bad options.
+// The Rubric and the composite judges through the package: one call per item rates every
+// dimension, against the local judge server (`cargo xtask test` starts it and passes its URL and
+// key in AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY); the seed's worked examples, an
+// always-applicable dimension the judge drops, the dimensions in the report formats, bad
+// options, and output_quality's pass rule over its members.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -116,4 +117,31 @@ test("node: without a judge a rubric is skipped", async () => {
   const entry = rubricResult(report, 0);
   assert.equal(entry.result, "skipped");
   assert.equal(entry.reason, "no judge configured");
+});
+
+test("node: output_quality rates its members in one call and passes only when every applicable one passes", async () => {
+  const members = ["fluency", "coherence", "intent_resolution", "task_adherence", "groundedness", "task_completion"];
+  const rated = (scores) => members.map((id, index) => ` [[judge:dimension=${id}:${scores[index]}]]`).join("");
+  const before = (await (await fetch(`${url}/stats`)).json()).completions;
+  const report = await agenteval.score(
+    {
+      schemaVersion: "1.11.0",
+      default_evaluators: { output_quality: {}, tool_use_quality: {} },
+      items: [
+        { prompt: "Capital of France?", response: `Paris.${rated([4, 5, 4, 1, 5, 1])}`, context: "Paris is the capital of France." },
+        { prompt: "Capital of France?", response: `Paris.${rated([4, 5, 4, 1, 2, 1])}`, context: "Paris is the capital of France." },
+      ],
+    },
+    { judge },
+  );
+  const after = (await (await fetch(`${url}/stats`)).json()).completions;
+  assert.equal(after - before, 2, "one call per item; tool_use_quality needs none without tool calls");
+  const [pass, fail] = [0, 1].map((index) => report.items[index].results.find((entry) => entry.evaluator === "output_quality"));
+  assert.equal(pass.result, "pass");
+  assert.equal(pass.score, 1);
+  assert.equal(pass.details.components.length, 6);
+  assert.equal(fail.result, "fail");
+  assert.match(fail.reason, /^Failed: groundedness \(2, threshold 3\)\./);
+  const tools = report.items[0].results.find((entry) => entry.evaluator === "tool_use_quality");
+  assert.equal(tools.result, "skipped");
 });
