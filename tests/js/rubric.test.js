@@ -2,12 +2,14 @@
 // dimension, against the local judge server (`cargo xtask test` starts it and passes its URL and
 // key in AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY); the seed's worked examples, an
 // always-applicable dimension the judge drops, the dimensions in the report formats, bad
-// options, and output_quality's pass rule over its members.
+// options, and output_quality's pass rule over its members; in Node, and in headless Chromium (a
+// page and the package's Web Worker).
 
-import { test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as agenteval from "agenteval";
+import { launchChromium, serve } from "./helpers.js";
 
 const url = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -145,3 +147,59 @@ test("node: output_quality rates its members in one call and passes only when ev
   const tools = report.items[0].results.find((entry) => entry.evaluator === "tool_use_quality");
   assert.equal(tools.result, "skipped");
 });
+
+describeChromium();
+
+function describeChromium() {
+  let server;
+  let browser;
+  let page;
+
+  before(async () => {
+    server = await serve();
+    browser = await launchChromium();
+    page = await browser.newPage();
+    await page.goto(`${server.url}/tests/js/web/blank.html`);
+    await page.evaluate(async () => {
+      globalThis.agenteval = await import("/pkg/index.js");
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test("chromium page and worker: the seed's worked examples through fetch", async () => {
+    const outcome = await page.evaluate(
+      async ({ options, data }) => {
+        const inPage = await globalThis.agenteval.score(data, { judge: options });
+        const client = globalThis.agenteval.connectWorker();
+        try {
+          const inWorker = await client.score(data, { judge: options });
+          return { inPage, inWorker };
+        } finally {
+          client.terminate();
+        }
+      },
+      {
+        options: { ...judge, cache: false },
+        data: dataset([
+          response("Booked in the page: Friday 19:30, party of 4.", [5, 5, 5, 4, 5, 4]),
+          response("Booked a table for 12 in the page.", [3, 1, 1, 2, 2, 1]),
+          response("Booked.", [5, 5, 5, 4, 5, "na"]),
+        ]),
+      },
+    );
+    for (const report of [outcome.inPage, outcome.inWorker]) {
+      const [pass, fail, dropped] = [0, 1, 2].map((index) => rubricResult(report, index));
+      assert.equal(pass.result, "pass");
+      assert.ok(Math.abs(pass.score - 0.9419354839) < 5e-11, String(pass.score));
+      assert.equal(pass.details.dimension_scores.length, 6);
+      assert.equal(fail.result, "fail");
+      assert.ok(Math.abs(fail.score - 0.3548387097) < 5e-11, String(fail.score));
+      assert.equal(dropped.error.code, "judgeOutputUnparseable");
+      assert.equal(report.judge.calls, 3);
+    }
+  });
+}
