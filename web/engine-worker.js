@@ -115,7 +115,9 @@ function parsed() {
     try {
       opened.parsed = { value: JSON.parse(text) };
     } catch {
-      opened.parsed = { rows: text.split(/\r?\n/).filter((line) => line.trim() !== "").map(safeParse) };
+      const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
+      // JSON Lines; a CSV test set's rows are not shown here (its lines are not its rows).
+      opened.parsed = { rows: lines[0]?.trimStart().startsWith("{") ? lines.map(safeParse) : [] };
     }
   }
   return opened.parsed;

@@ -55,6 +55,12 @@ test("page: a Copilot Studio export opened by file gives the CLI's entries, stat
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: 15000 }), page.click('#exports button[data-format="copilot"]')]);
   assert.equal(await readFile(await download.path(), "utf8"), cliOutput("export.csv", "copilot"));
   assert.equal(download.suggestedFilename(), "export.scored.csv");
+  // The item view lists the row's verdicts.
+  await page.click('.table-viewport .table-row[aria-rowindex="3"]');
+  await page.waitForSelector("dialog.item-view[open]");
+  const verdicts = await page.$$eval("dialog.item-view .verdicts tbody tr", (rows) => rows.map((row) => row.children[0].textContent));
+  assert.deepEqual(verdicts, ["ExactMatch", "KeywordMatch"]);
+  await page.keyboard.press("Escape");
   assert.deepEqual(problems, []);
 });
 
