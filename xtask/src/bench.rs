@@ -385,9 +385,85 @@ pub fn run_judge() -> Result<(), String> {
     }
     let mut figures = throughput;
     figures.append(&mut overhead);
+    figures.insert("composites".to_owned(), composite_calls(&cli)?);
     figures.insert("package".to_owned(), judge_package()?);
     println!("{}", serde_json::Value::Object(figures));
     Ok(())
+}
+
+/// Rows of the composite benchmark.
+const COMPOSITE_ROWS: usize = 50;
+
+/// The member judges of `builtin.output_quality` and `builtin.tool_use_quality`.
+const COMPOSITE_MEMBERS: [&str; 11] = [
+    "fluency",
+    "coherence",
+    "intent_resolution",
+    "task_adherence",
+    "groundedness",
+    "task_completion",
+    "tool_call_accuracy",
+    "tool_call_success",
+    "tool_input_accuracy",
+    "tool_output_utilization",
+    "tool_selection",
+];
+
+/// Judge calls per row of the two composites against their eleven member judges run one by one,
+/// on Foundry rows with tool calls and a context (issue 29: at least 4× fewer).
+fn composite_calls(cli: &Path) -> Result<serde_json::Value, String> {
+    let dir = bench_dir()?;
+    let server = start(ServerConfig::default())
+        .map_err(|error| format!("cannot start the local judge: {error}"))?;
+    let row = |index: usize| {
+        serde_json::json!({
+            "query": format!("Row {index}: what is the weather in Paris?"),
+            "response": [
+                {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": [{"type": "tool_result", "tool_result": {"temp": 21}}]},
+                {"role": "assistant", "content": [{"type": "text", "text": format!("Row {index}: it is 21 degrees in Paris.")}]}
+            ],
+            "context": "Paris weather: 21 degrees.",
+            "tool_definitions": [{"name": "get_weather", "description": "Weather by city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+        })
+    };
+    let calls = |criteria: Vec<serde_json::Value>, name: &str| -> Result<f64, String> {
+        let file = dir.join(format!("composites-{name}.jsonl"));
+        let mut text = serde_json::json!({"testing_criteria": criteria}).to_string();
+        for index in 0..COMPOSITE_ROWS {
+            text.push('\n');
+            text.push_str(&row(index).to_string());
+        }
+        std::fs::write(&file, text)
+            .map_err(|error| format!("cannot write {}: {error}", file.display()))?;
+        server.reset_stats();
+        Step::new(cli)
+            .arg("score")
+            .arg(&file)
+            .args(["--format", "report", "--no-judge-cache", "--out"])
+            .arg(dir.join(format!("composites-{name}.report.json")))
+            .env("AZURE_AI_OPENAI_ENDPOINT", server.url())
+            .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+            .quiet_stderr()
+            .allow_exit(1)
+            .run()?;
+        Ok(server.stats().completions as f64 / COMPOSITE_ROWS as f64)
+    };
+    let criterion = |id: &str| serde_json::json!({"type": "azure_ai_evaluator", "name": id, "evaluator_name": format!("builtin.{id}")});
+    let composite = calls(
+        vec![criterion("output_quality"), criterion("tool_use_quality")],
+        "composite",
+    )?;
+    let members = calls(
+        COMPOSITE_MEMBERS.iter().map(|id| criterion(id)).collect(),
+        "members",
+    )?;
+    let fewer = members / composite;
+    println!(
+        "\nComposites: {composite:.1} judge calls per row for output_quality and tool_use_quality, {members:.1} for their {} member judges one by one: {fewer:.1}× fewer (target 4×)",
+        COMPOSITE_MEMBERS.len()
+    );
+    Ok(serde_json::json!({"callsPerRow": composite, "memberCallsPerRow": members, "fewer": fewer}))
 }
 
 /// The package's judged calls per second through `fetch` in Node and a Chromium page, against

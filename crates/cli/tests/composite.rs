@@ -153,3 +153,69 @@ fn foundry_tool_use_quality_rates_the_tool_members() {
     );
     assert_eq!(judge.stats().completions, 2);
 }
+
+#[test]
+fn the_composites_make_at_least_four_times_fewer_calls_than_their_members() {
+    let judge = start(ServerConfig::default()).expect("the local judge starts");
+    let dir = scratch("calls");
+    let row = |index: usize| {
+        json!({
+            "query": format!("Row {index}: weather in Paris?"),
+            "response": [
+                {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": "c1", "name": "get_weather", "arguments": {"city": "Paris"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": [{"type": "tool_result", "tool_result": {"temp": 21}}]},
+                {"role": "assistant", "content": [{"type": "text", "text": "It is 21 degrees in Paris."}]}
+            ],
+            "context": "Paris weather: 21 degrees.",
+            "tool_definitions": [{"name": "get_weather", "description": "Weather by city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}]
+        })
+    };
+    let calls = |ids: &[&str]| -> u64 {
+        let criteria: Vec<Value> = ids
+            .iter()
+            .map(|id| json!({"type": "azure_ai_evaluator", "name": id, "evaluator_name": format!("builtin.{id}")}))
+            .collect();
+        let file = dir.join(format!("rows-{}.jsonl", ids.len()));
+        let rows: Vec<String> = (0..3).map(|index| row(index).to_string()).collect();
+        std::fs::write(
+            &file,
+            format!(
+                "{}\n{}\n",
+                json!({"testing_criteria": criteria}),
+                rows.join("\n")
+            ),
+        )
+        .expect("rows written");
+        judge.reset_stats();
+        let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .arg("score")
+            .arg(&file)
+            .args(["--format", "report", "--no-judge-cache"])
+            .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+            .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+            .env_remove("AZURE_AI_API_KEY")
+            .output()
+            .expect("agenteval runs");
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+        judge.stats().completions
+    };
+    let composites = calls(&["output_quality", "tool_use_quality"]);
+    let members = calls(&[
+        "fluency",
+        "coherence",
+        "intent_resolution",
+        "task_adherence",
+        "groundedness",
+        "task_completion",
+        "tool_call_accuracy",
+        "tool_call_success",
+        "tool_input_accuracy",
+        "tool_output_utilization",
+        "tool_selection",
+    ]);
+    assert_eq!(composites, 6, "two calls per row");
+    assert!(
+        members >= 4 * composites,
+        "{members} member calls against {composites}"
+    );
+}
