@@ -244,7 +244,7 @@ pub static SPECS: [EvaluatorSpec; 37] = [
         build: RUBRIC_BUILD,
         ..judged(
             "Rubric",
-            QR,
+            &["query", "response", "ground_truth", "context", "messages"],
             RUBRIC_OPTIONS,
             "weighted score sum(w*s)/(5*sum(w)) over the applicable dimensions >= threshold (0.5)",
         )

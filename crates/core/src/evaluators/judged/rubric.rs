@@ -213,8 +213,8 @@ impl RubricJudge {
         })
     }
 
-    /// What the judge is shown: the query, the response, and the expected response and the
-    /// context when the item gives them.
+    /// What the judge is shown: the query and the response (or a Foundry row's `messages` as the
+    /// conversation), and the expected response and the context when the item gives them.
     fn sections(&self, inputs: &Inputs<'_>) -> Result<Vec<Section>, Box<EvalResult>> {
         let labelled = |mut result: EvalResult| {
             result.evaluator.clone_from(&self.label);
@@ -223,7 +223,8 @@ impl RubricJudge {
             }
             Box::new(result)
         };
-        let Some(response) = inputs.get("response") else {
+        let messages = inputs.get("messages");
+        let Some(response) = inputs.get("response").or(messages) else {
             return Err(labelled(EvalResult::error(
                 "",
                 ErrorCode::EmptyAgentResponse,
@@ -232,16 +233,23 @@ impl RubricJudge {
         };
         early::not_intermediate(Some(response)).map_err(|early| labelled(*early))?;
         let mut sections = Vec::with_capacity(4);
-        if let Some(query) = inputs.get("query").or_else(|| inputs.get("prompt")) {
+        if inputs.get("response").is_none() {
             sections.push(Section::new(
-                "QUERY",
-                shown_conversation(Some(query), false, false),
+                "CONVERSATION",
+                shown_conversation(Some(response), false, false),
+            ));
+        } else {
+            if let Some(query) = inputs.get("query").or_else(|| inputs.get("prompt")) {
+                sections.push(Section::new(
+                    "QUERY",
+                    shown_conversation(Some(query), false, false),
+                ));
+            }
+            sections.push(Section::new(
+                "RESPONSE",
+                shown_response(Some(response), false),
             ));
         }
-        sections.push(Section::new(
-            "RESPONSE",
-            shown_response(Some(response), false),
-        ));
         let expected = convert::ground_truth(inputs);
         if render::truthy(expected) {
             sections.push(Section::new("EXPECTED_RESPONSE", shown_text(expected)));

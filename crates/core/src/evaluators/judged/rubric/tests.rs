@@ -204,3 +204,16 @@ fn an_intermediate_response_is_not_applicable_without_a_call() {
         Some(ErrorCode::EmptyAgentResponse)
     );
 }
+
+#[test]
+fn a_conversation_of_messages_is_shown_whole() {
+    let messages = crate::json!([
+        {"role": "user", "content": "Book a table for 4."},
+        {"role": "assistant", "content": "Booked for 4."}
+    ]);
+    let inputs = Inputs::new().with("messages", &messages);
+    let call = prepared(booking(), &inputs).unwrap();
+    let user = &call.request.messages[1].content;
+    assert!(user.starts_with("<<<CONVERSATION "), "{user}");
+    assert!(user.contains("Booked for 4."));
+}
