@@ -101,6 +101,7 @@ guardEvaluation(wasm);
 function guardRows(module) {
   const rows = module.RowsEvaluation.prototype;
   rows.entry = guard(rows.entry, module);
+  rows.input = guard(rows.input, module);
   rows.render = guard(rows.render, module);
   const freeOnce = rows.free;
   /** Releases the memory it holds; freeing it again does nothing. */

@@ -307,7 +307,8 @@ function nthLine(text, line) {
 async function entry(position) {
   const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
-  return { outcome, input: inputOf(parsed(), outcome) };
+  // A CSV test set's row comes from the run kept in the module; JSON datasets are read here.
+  return { outcome, input: evaluation?.input?.(position) ?? inputOf(parsed(), outcome) };
 }
 
 /**

@@ -83,3 +83,34 @@ test("a header without question is an invalidDataset error naming the column", a
     (error) => error.code === "invalidDataset" && /column 2 \(result_1\): there is no testMethodType_1 column/.test(error.message),
   );
 });
+
+test("evaluateRows keeps the run and gives each row's columns for an item view", async () => {
+  const rows = await agenteval.evaluateRows(exportBytes);
+  try {
+    assert.equal(rows.dialect, "copilot_studio");
+    assert.equal(rows.length, 6);
+    assert.deepEqual(rows.input(2), {
+      question: 'Say "hi"',
+      expectedResponse: "hello, hi",
+      actualResponse: 'She said "hi"\nand left.',
+      testMethodType_1: "KeywordMatch",
+      result_1: "Pass",
+      passingScore_1: "50",
+      explanation_1: "",
+      testMethodType_2: "GeneralQuality",
+      result_2: "Pass",
+      passingScore_2: "",
+      explanation_2: "Seems relevant",
+    });
+    assert.equal(rows.render("copilot"), runCli([exportPath]));
+    assert.throws(() => rows.input(6), (error) => error.code === "invalidArgument");
+  } finally {
+    rows.free();
+  }
+  const json = await agenteval.evaluateRows(readFileSync(join(root, "examples/m365-demo.json")));
+  try {
+    assert.equal(json.input(0), undefined);
+  } finally {
+    json.free();
+  }
+});

@@ -60,6 +60,9 @@ test("page: a Copilot Studio export opened by file gives the CLI's entries, stat
   await page.waitForSelector("dialog.item-view[open]");
   const verdicts = await page.$$eval("dialog.item-view .verdicts tbody tr", (rows) => rows.map((row) => row.children[0].textContent));
   assert.deepEqual(verdicts, ["ExactMatch", "KeywordMatch"]);
+  const view = await page.textContent("dialog.item-view");
+  assert.match(view, /When does the store open\?/);
+  assert.match(view, /The store opens at 9 am, every day\./);
   await page.keyboard.press("Escape");
   assert.deepEqual(problems, []);
 });

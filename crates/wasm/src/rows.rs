@@ -348,6 +348,35 @@ impl RowsEvaluation {
         boundary::to_js(outcome)
     }
 
+    /// The row of a Copilot Studio test set behind entry `position`, as an object of its columns
+    /// named as in the header (`question`, `expectedResponse`, `actualResponse`, …), for an item
+    /// view; `undefined` for the other dialects, whose text the caller reads as JSON.
+    ///
+    /// # Errors
+    /// `invalidArgument` when there is no entry at `position`.
+    #[wasm_bindgen(unchecked_return_type = "JsonObject | undefined")]
+    pub fn input(&self, position: f64) -> Result<JsValue, JsValue> {
+        let row = (position.fract() == 0.0 && position >= 0.0)
+            .then_some(position as usize)
+            .filter(|index| *index < self.report.items.len())
+            .ok_or_else(|| {
+                ApiError::argument(
+                    "position",
+                    format!(
+                        "an entry position from 0 to {}",
+                        self.report.items.len().saturating_sub(1)
+                    ),
+                )
+            })?;
+        match &self.kept {
+            Kept::Dataset(Dataset::CopilotStudio(set)) => match set.row_object(row) {
+                Some(object) => boundary::to_js(&Value::Object(object)),
+                None => Ok(JsValue::UNDEFINED),
+            },
+            _ => Ok(JsValue::UNDEFINED),
+        }
+    }
+
     /// Writes the run in `format`, exactly as `agenteval score --format` does (see
     /// `Evaluation.render`). The `document` of an M365 document read item by item is written by
     /// streaming its text again, as the CLI writes it.

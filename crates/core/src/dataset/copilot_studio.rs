@@ -12,6 +12,7 @@
 //! [`methods`].
 
 use crate::diagnostic::{Diagnostic, InputError};
+use crate::json::{Map, Value};
 
 pub mod csv;
 pub mod methods;
@@ -68,6 +69,19 @@ pub struct Row {
     pub fields: Vec<String>,
     /// Why the row cannot be scored, naming its row and column.
     pub problem: Option<String>,
+}
+
+impl CopilotStudioSet {
+    /// Data row `index` (0-based) as an object of its columns, named as in the header (for a
+    /// row that could not be read, the columns read before the problem).
+    pub fn row_object(&self, index: usize) -> Option<Map<String, Value>> {
+        let row = self.rows.get(index)?;
+        let mut object = Map::with_capacity(row.fields.len());
+        for (name, field) in self.columns.names.iter().zip(&row.fields) {
+            object.insert(name.trim().to_owned(), Value::from(field.as_str()));
+        }
+        Some(object)
+    }
 }
 
 impl Row {

@@ -333,3 +333,19 @@ fn an_import_set_gets_the_default_method() {
          q,e,,GeneralQuality,Skipped,,no judge configured,\r\n"
     );
 }
+
+#[test]
+fn a_row_as_an_object_of_its_columns() {
+    let (set, _) = set("question, expectedResponse\nq,e\nr\n");
+    let first = set.row_object(0).unwrap_or_default();
+    let names: Vec<&str> = first.keys().map(String::as_str).collect();
+    assert_eq!(names, ["question", "expectedResponse"]);
+    assert_eq!(
+        first
+            .get("expectedResponse")
+            .and_then(|value| value.as_str()),
+        Some("e")
+    );
+    assert_eq!(set.row_object(1).map(|object| object.len()), Some(1));
+    assert_eq!(set.row_object(2), None);
+}
