@@ -133,6 +133,10 @@ export function connectWorker(worker = defaultWorker()) {
           check();
           return request("rowsEntry", [handle, position]);
         },
+        input: async (position) => {
+          check();
+          return request("rowsInput", [handle, position]);
+        },
         ...methods,
       };
     },

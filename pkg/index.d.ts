@@ -16,7 +16,7 @@ export {
 export { readReport, evaluateRows } from "./agenteval_judge.js";
 export type { RowsEvaluation, Rows, RowsOptions, RowCode } from "./agenteval_judge.js";
 
-import type { CaseOutcome, Format, OutputOptions, RunReport } from "./agenteval_wasm.js";
+import type { CaseOutcome, Format, JsonObject, OutputOptions, RunReport } from "./agenteval_wasm.js";
 import type { Rows, RowsOptions } from "./agenteval_judge.js";
 
 /** A `RowsEvaluation` held in the package's worker: the same members, the methods asynchronous. */
@@ -29,6 +29,8 @@ export interface WorkerRowsEvaluation {
   readonly length: number;
   /** One outcome, made in the worker on demand. */
   entry(position: number): Promise<CaseOutcome>;
+  /** A Copilot Studio row's columns, made in the worker on demand (see `RowsEvaluation.input`). */
+  input(position: number): Promise<JsonObject | undefined>;
   /** Writes the run in `format` (see `RowsEvaluation.render`). */
   render(format: Format, options?: OutputOptions | null): Promise<string>;
   /** Releases the run held in the worker; later calls reject. */

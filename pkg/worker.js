@@ -91,6 +91,10 @@ async function run(method, args, id, stream, signal) {
       const [handle, position] = args;
       return evaluation(handle).entry(position);
     }
+    case "rowsInput": {
+      const [handle, position] = args;
+      return evaluation(handle).input(position);
+    }
     case "evaluationRender": {
       const [handle, format, options] = args;
       return evaluation(handle).render(format, options);

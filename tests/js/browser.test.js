@@ -252,6 +252,39 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 } });
 });
 
+test("worker and page: a Copilot Studio CSV is read by the second module, through connectWorker too", async () => {
+  const csv = await readFile(join(examples, "../tests/fixtures/copilot-studio/export.csv"), "utf8");
+  const result = await page.evaluate(async (text) => {
+    const { connectWorker, evaluateRows, validate, render, score } = globalThis.agenteval;
+    const worker = connectWorker();
+    try {
+      const here = await evaluateRows(text);
+      const run = await worker.evaluateRows(text);
+      const report = await score(text);
+      const same = {
+        input: JSON.stringify(await run.input(2)) === JSON.stringify(here.input(2)),
+        copilot: (await run.render("copilot")) === here.render("copilot"),
+        rendered: (await render(report, "copilot", { dataset: text })) === here.render("copilot"),
+      };
+      const question = here.input(1).question;
+      here.free();
+      run.free();
+      const validation = await validate(text);
+      const remote = await worker.validate(text);
+      return { same, question, dialect: validation.dialect, remote: remote.dialect, items: report.items.length };
+    } finally {
+      worker.terminate();
+    }
+  }, csv);
+  assert.deepEqual(result, {
+    same: { input: true, copilot: true, rendered: true },
+    question: "When does the store open?",
+    dialect: "copilot_studio",
+    remote: "copilot_studio",
+    items: 6,
+  });
+});
+
 test("worker: evaluateRows through connectWorker gives the columns, entries and renders of the page's own call", async () => {
   const result = await page.evaluate(async (text) => {
     const { connectWorker, evaluateRows } = globalThis.agenteval;

@@ -99,6 +99,8 @@ async function main(): Promise<void> {
     const failing: number[] = Array.from(index).filter((_, row) => status[row] === 1);
     const firstScore: number = scores[0] ?? Number.NaN;
     const firstEntry: CaseOutcome = rowsEvaluation.entry(0);
+    const firstInput: JsonObject | undefined = rowsEvaluation.input(0);
+    console.log(firstInput?.question);
     const csv: string = rowsEvaluation.render("csv", { title: "rows" });
     console.log(failing.length, result.length / columns.length, firstScore, firstEntry.status, csv.length, rowsEvaluation.summary.pass, rowsEvaluation.dialect);
   } finally {
@@ -145,6 +147,8 @@ async function main(): Promise<void> {
   console.log(remoteStreamed.summary.pass, (await worker.readReport(text)).summary.items);
   const remoteRows: WorkerRowsEvaluation = await worker.evaluateRows(text, { onRows: (chunk: Rows) => console.log(chunk.index.length) });
   const remoteEntry: CaseOutcome = await remoteRows.entry(0);
+  const remoteInput: JsonObject | undefined = await remoteRows.input(0);
+  console.log(remoteInput?.question);
   console.log(remoteRows.rows.status.length, remoteEntry.status, (await remoteRows.render("md")).length);
   remoteRows.free();
   worker.terminate();
