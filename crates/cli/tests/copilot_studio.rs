@@ -126,3 +126,48 @@ fn a_header_without_question_is_rejected_naming_it() {
     assert!(String::from_utf8_lossy(&output.stderr)
         .contains("header row, column 2 (result_1): there is no testMethodType_1 column"));
 }
+
+#[test]
+fn with_the_local_judge_the_deterministic_methods_are_scored_and_the_judged_ones_skipped() {
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig {
+        key: Some("sk-test-key-copilot".into()),
+        ..agenteval_judge_server::ServerConfig::default()
+    })
+    .expect("the local judge starts");
+    let cache = std::env::temp_dir().join(format!("agenteval-copilot-{}", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(["score", EXPORT, "--format", "report", "--no-judge-cache"])
+        .current_dir(root())
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env("AZURE_AI_API_KEY", "sk-test-key-copilot")
+        .env("AZURE_AI_API_VERSION", "2024-10-21")
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .expect("agenteval runs");
+    let judged: Value = serde_json::from_slice(&output.stdout).expect("the report is JSON");
+    let plain = report(&["score", EXPORT, "--format", "report"], None);
+    let results = |report: &Value| -> Vec<(Value, Value, Value)> {
+        report["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .flat_map(|item| item["results"].as_array().cloned().unwrap_or_default())
+            .map(|result| {
+                (
+                    result["evaluator"].clone(),
+                    result["result"].clone(),
+                    result["score"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(results(&judged), results(&plain), "the same verdicts");
+    let general_quality = &judged["items"][2]["results"][1];
+    assert_eq!(general_quality["evaluator"], "GeneralQuality");
+    assert_eq!(general_quality["result"], "skipped");
+    assert!(general_quality["reason"]
+        .as_str()
+        .is_some_and(|reason| reason.contains("not available yet")));
+    let _ = std::fs::remove_dir_all(cache);
+}
