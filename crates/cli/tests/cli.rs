@@ -1,15 +1,14 @@
 //! End-to-end tests of the `agenteval` binary: exit codes, stdin, diagnostics, formats, streaming.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use support::root;
 
 use agenteval_core::{dataset, engine, report};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn agenteval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agenteval"))
@@ -20,21 +19,7 @@ fn agenteval(args: &[&str]) -> Output {
 }
 
 fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the agenteval binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin)
-        .expect("stdin accepts the dataset");
-    child.wait_with_output().expect("agenteval finishes")
+    support::with_stdin(args, stdin)
 }
 
 fn stderr(output: &Output) -> String {

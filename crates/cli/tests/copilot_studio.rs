@@ -2,31 +2,16 @@
 //! default format), read back to the same verdicts, every report format, stdin, and bad rows
 //! reported by row and column without losing the others.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::{Command, Output};
+
+use support::root;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn agenteval(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the agenteval binary starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    input
-        .write_all(stdin.unwrap_or_default())
-        .expect("stdin accepts the dataset");
-    drop(input);
-    child.wait_with_output().expect("agenteval finishes")
+    support::with_stdin(args, stdin.unwrap_or_default())
 }
 
 const EXPORT: &str = "tests/fixtures/copilot-studio/export.csv";

@@ -1,34 +1,16 @@
 //! End-to-end tests of `agenteval report`: a scored document, or runevals results, written in the
 //! report formats without scoring it again, with `score`'s summary table and exit codes.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::process::Output;
 
 use serde_json::Value;
 
 const FORMATS: [&str; 5] = ["report", "csv", "junit", "md", "html"];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn agenteval(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the agenteval binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin)
-        .expect("stdin accepts the dataset");
-    child.wait_with_output().expect("agenteval finishes")
+    support::with_stdin(args, stdin)
 }
 
 fn stderr(output: &Output) -> String {
