@@ -2,9 +2,6 @@
 // row for the table and charts, its input as the dataset writes it, its tags, and the text that
 // the table's search looks in. Used by the engine worker; pure functions of plain data.
 
-/** Outcome codes of the compact rows, in the order the table sorts them. */
-export const STATUSES = ["error", "fail", "partial", "pass", "skipped"];
-
 /** `{index, turn, status, results: [{evaluator, result, score}]}`: what the table and charts show. */
 export function compactRow(outcome) {
   return {
