@@ -220,7 +220,7 @@ async function run(id, { judge, runId, persist }, signal) {
           if (store) writing = writing.then(() => store.putColumns(runId, columns)).catch(() => {});
         },
       });
-      report = { tool: undefined, dialect: evaluation.dialect, summary: evaluation.summary };
+      report = { dialect: evaluation.dialect, summary: evaluation.summary };
     }
     status = report.judge?.not_reached?.length ? "cancelled" : "done";
   } finally {
@@ -235,7 +235,6 @@ async function run(id, { judge, runId, persist }, signal) {
   }
   return { report, tags: tagsOf(() => (evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes)) };
 }
-
 
 /** Opens stored run `runId`'s dataset and returns its stored rows, for the page to show or resume. */
 async function restore(runId) {
