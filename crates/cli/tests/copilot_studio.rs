@@ -113,7 +113,8 @@ fn a_header_without_question_is_rejected_naming_it() {
 }
 
 #[test]
-fn with_the_local_judge_the_deterministic_methods_are_scored_and_the_judged_ones_skipped() {
+fn with_the_local_judge_the_deterministic_methods_score_as_without_and_text_similarity_is_skipped()
+{
     let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig {
         key: Some("sk-test-key-copilot".into()),
         ..agenteval_judge_server::ServerConfig::default()
@@ -147,12 +148,139 @@ fn with_the_local_judge_the_deterministic_methods_are_scored_and_the_judged_ones
             })
             .collect()
     };
-    assert_eq!(results(&judged), results(&plain), "the same verdicts");
+    let model_judged = |report: &Value| -> Vec<(Value, Value, Value)> {
+        results(report)
+            .into_iter()
+            .filter(|(evaluator, _, _)| {
+                evaluator != "GeneralQuality" && evaluator != "CompareMeaning"
+            })
+            .collect()
+    };
+    assert_eq!(
+        model_judged(&judged),
+        model_judged(&plain),
+        "the same verdicts"
+    );
     let general_quality = &judged["items"][2]["results"][1];
     assert_eq!(general_quality["evaluator"], "GeneralQuality");
-    assert_eq!(general_quality["result"], "skipped");
-    assert!(general_quality["reason"]
+    assert_ne!(general_quality["result"], "skipped");
+    let text_similarity = &judged["items"][3]["results"][1];
+    assert_eq!(text_similarity["evaluator"], "TextSimilarity");
+    assert_eq!(text_similarity["result"], "skipped");
+    assert!(text_similarity["reason"]
         .as_str()
         .is_some_and(|reason| reason.contains("not available yet")));
     let _ = std::fs::remove_dir_all(cache);
+}
+
+const JUDGED: &str = "tests/fixtures/copilot-studio/judged.csv";
+
+/// `agenteval score JUDGED --format FORMAT` against the local judge.
+fn judged(format: &str) -> Output {
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
+        .expect("the local judge starts");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(["score", JUDGED, "--format", format, "--no-judge-cache"])
+        .current_dir(root())
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env("AZURE_AI_API_KEY", "sk-test-key-copilot")
+        .env("AZURE_AI_API_VERSION", "2024-10-21")
+        .output()
+        .expect("agenteval runs");
+    judge.stop();
+    output
+}
+
+#[test]
+fn with_the_local_judge_general_quality_and_compare_meaning_are_judged() {
+    let output = judged("report");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("the report is JSON");
+    let result = |item: usize, position: usize| report["items"][item]["results"][position].clone();
+    let general = result(0, 0);
+    assert_eq!(general["evaluator"], "GeneralQuality");
+    assert_eq!(general["result"], "fail");
+    assert_eq!(general["score"], 50.0);
+    assert_eq!(
+        general["reason"],
+        "Seems relevant; Seems incomplete; Knowledge sources not cited; Answered the question"
+    );
+    assert_eq!(
+        general["details"]["prompt_version"],
+        "copilot_general_quality/v1"
+    );
+    let all = result(1, 0);
+    assert_eq!(
+        (&all["result"], &all["score"]),
+        (&"pass".into(), &100.0.into())
+    );
+    assert_eq!(result(1, 1)["evaluator"], "ExactMatch");
+    let below = result(2, 0);
+    assert_eq!(below["evaluator"], "CompareMeaning");
+    assert_eq!(
+        (&below["result"], &below["score"]),
+        (&"fail".into(), &65.0.into())
+    );
+    assert_eq!(below["threshold"], 70.0);
+    assert_eq!(
+        below["details"]["prompt_version"],
+        "copilot_compare_meaning/v1"
+    );
+    let default = result(3, 0);
+    assert_eq!(
+        (&default["result"], &default["threshold"]),
+        (&"pass".into(), &50.0.into())
+    );
+    for (item, code) in [
+        (4, "judgeOutputUnparseable"),
+        (5, "judgeAuthenticationError"),
+        (6, "emptyAgentResponse"),
+    ] {
+        let failed = result(item, 0);
+        assert_eq!(failed["result"], "error", "item {item}");
+        assert_eq!(failed["error"]["code"], code, "item {item}");
+        assert!(failed["score"].is_null(), "item {item}");
+    }
+    assert_eq!(
+        report["judge"]["calls"], 6,
+        "one call per judged method with a response"
+    );
+}
+
+#[test]
+fn the_judged_verdicts_are_written_back_to_the_export() {
+    let output = judged("copilot");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines
+            .next()
+            .map(|header| header.trim_start_matches('\u{feff}')),
+        Some(
+            "question,expectedResponse,actualResponse,testMethodType_1,result_1,passingScore_1,\
+             explanation_1,score_1,testMethodType_2,result_2,passingScore_2,explanation_2,score_2"
+        )
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert!(
+        rows[0].ends_with(
+            ",GeneralQuality,Fail,,Seems relevant; Seems incomplete; Knowledge sources not cited; \
+         Answered the question,50,,,,,"
+        ),
+        "{}",
+        rows[0]
+    );
+    assert!(rows[1].contains(",GeneralQuality,Pass,,Seems relevant; Seems complete; Knowledge sources cited; Answered the question,100,ExactMatch,Fail,"), "{}", rows[1]);
+    assert!(
+        rows[2].contains(",CompareMeaning,Fail,70,\"meaning matched 65 of 100 (passes at 70)"),
+        "{}",
+        rows[2]
+    );
+    assert!(rows[2].ends_with(",65,,,,,"), "{}", rows[2]);
+    assert!(
+        rows[3].contains(",CompareMeaning,Pass,,\"meaning matched 50 of 100 (passes at 50)"),
+        "{}",
+        rows[3]
+    );
+    assert!(rows[5].contains(",CompareMeaning,Error,,"), "{}", rows[5]);
 }

@@ -405,7 +405,10 @@ impl<'d> Session<'d> {
             }
             #[cfg(feature = "copilot-studio")]
             (None, Some(Dataset::CopilotStudio(set))) => {
-                return Some(Next::Ready(set.score_row(index, judging)));
+                match copilot_studio_row(set, index, judging) {
+                    Ok(pending) => pending,
+                    Err(outcome) => return Some(Next::Ready(outcome)),
+                }
             }
             (None, _) => return None,
         };
@@ -524,6 +527,42 @@ impl PendingCase {
             problem: None,
         }
     }
+}
+
+/// A Copilot Studio row: its outcome when no method calls the judge, else the row pending its
+/// judge calls.
+#[cfg(feature = "copilot-studio")]
+fn copilot_studio_row(
+    set: &crate::dataset::copilot_studio::CopilotStudioSet,
+    index: usize,
+    judging: bool,
+) -> Result<PendingCase, CaseOutcome> {
+    #[cfg(feature = "judge")]
+    if judging {
+        use crate::dataset::copilot_studio::methods::Prepared;
+        let row = set.judge_row(index)?;
+        let mut results = Vec::with_capacity(row.methods.len());
+        let mut judge_calls = Vec::new();
+        for method in row.methods {
+            results.push(match method {
+                Prepared::Done(result) => Place::Done(result),
+                Prepared::Judge(call) => {
+                    judge_calls.push(call);
+                    Place::Judge
+                }
+            });
+        }
+        return Ok(PendingCase {
+            index,
+            turn: None,
+            has_response: row.has_response,
+            results,
+            thresholds: Vec::new(),
+            calls: Vec::new(),
+            judge_calls,
+        });
+    }
+    Err(set.score_row(index, judging))
 }
 
 /// Runs an M365 item or turn through the document's default plan (`shared_slots`) or, when it

@@ -466,6 +466,37 @@ mod tests {
         }
     }
 
+    #[test]
+    fn copilot_studio_prompts_get_verdicts_and_percent_scores() {
+        let general_quality = Conversation {
+            system: "Score 1 when the criterion holds\n\
+                     Dimension ids: [\"relevance\",\"completeness\",\"groundedness\",\"answered\"]\n\
+                     Dimension scales: {\"relevance\": [0, 1], \"completeness\": [0, 1], \"groundedness\": [0, 1], \"answered\": [0, 1]}\n\
+                     \"score\": <integer from 0 to 1>"
+                .into(),
+            others: "answer".into(),
+            bytes: 0,
+        };
+        for seed in 0..20 {
+            let object = super::verdict(&general_quality, &Directives::default(), (seed, 0)).object;
+            let dimensions = object["dimensions"].as_array().cloned().unwrap_or_default();
+            assert_eq!(dimensions.len(), 4);
+            for dimension in dimensions {
+                let score = dimension["score"].as_i64().unwrap_or(-1);
+                assert!((0..=1).contains(&score), "{score}");
+            }
+        }
+        let compare_meaning = Conversation {
+            system: "\"score\": <integer from 0 to 100>".into(),
+            others: "answer".into(),
+            bytes: 0,
+        };
+        for seed in 0..20 {
+            let verdict = super::verdict(&compare_meaning, &Directives::default(), (seed, 0));
+            assert_eq!((verdict.low, verdict.high), (0, 100));
+        }
+    }
+
     fn verdict_of(conversation: &Conversation) -> Map<String, Value> {
         verdict(conversation, &Directives::default(), (0, 0)).object
     }

@@ -2,8 +2,10 @@
 //! reason "no judge configured": never dropped, never given a made-up score. With one, each
 //! standard judge ([`catalog`]) turns an item into a [`JudgeCall`], or into a result reached
 //! without a call; the Rubric judge ([`rubric`]) rates a configured rubric's dimensions in one
-//! call, and the composites ([`composite`]) their members; the judged evaluators of later issues
-//! (Copilot Studio's) say they are not available yet.
+//! call, and the composites ([`composite`]) their members; Copilot Studio's GeneralQuality and
+//! CompareMeaning test methods have their prompts in [`copilot_studio`] (a CSV's rows call them,
+//! not a configured evaluator); the others (GeneralQuality and CompareMeaning named in an M365
+//! document) say they are not available yet.
 
 // NOTE: without the `judge` feature the standard judges are built (their options checked) but
 // never prepare a call, so their preparation side is compiled and unused; the linker drops it.
@@ -12,6 +14,8 @@
 mod catalog;
 mod composite;
 mod convert;
+#[cfg(all(feature = "judge", feature = "copilot-studio"))]
+pub mod copilot_studio;
 mod early;
 mod groundedness;
 mod prompt;

@@ -7,6 +7,8 @@ mod backoff;
 pub mod cache;
 pub mod cancel;
 pub mod composite;
+#[cfg(feature = "copilot-studio")]
+pub mod copilot_studio;
 pub mod endpoint;
 pub mod http;
 mod limiter;

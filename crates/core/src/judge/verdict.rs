@@ -6,6 +6,8 @@
 use std::sync::Arc;
 
 use super::composite::Composite;
+#[cfg(feature = "copilot-studio")]
+use super::copilot_studio::CopilotMethod;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
 use super::rubric::Rubric;
@@ -65,6 +67,9 @@ pub enum Dimensions {
     Rubric(Arc<Rubric>),
     /// A composite: passes when every applicable member passes ([`Composite::result`]).
     Composite(Arc<Composite>),
+    /// A Copilot Studio judged test method ([`CopilotMethod::result`]).
+    #[cfg(feature = "copilot-studio")]
+    CopilotStudio(CopilotMethod),
 }
 
 /// Why a judge call gave no answer, as the result's error.
@@ -107,6 +112,8 @@ impl Reading {
             Ok(reply) => match &self.dimensions {
                 Some(Dimensions::Rubric(rubric)) => rubric.result(label, self.threshold, &reply),
                 Some(Dimensions::Composite(composite)) => composite.result(label, &reply),
+                #[cfg(feature = "copilot-studio")]
+                Some(Dimensions::CopilotStudio(method)) => method.result(label, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),
                     Ok(score) => self.scored(label, score, reply),

@@ -16,9 +16,12 @@
 //!   share".
 //! - `CapabilityUse` and `Custom`: `skipped`: the CSV does not carry the tools and topics the
 //!   agent used, nor a custom method's grading instructions.
-//! - `GeneralQuality`, `CompareMeaning`, `TextSimilarity`: judged (a model, or embeddings);
-//!   `skipped` with "no judge configured", or, with a judge, as not available yet. Never scored
-//!   here.
+//! - `GeneralQuality` and `CompareMeaning`: judged. Without a judge, `skipped` with "no judge
+//!   configured"; with one (and the `judge` feature), a [`JudgeCall`](crate::judge::JudgeCall) each
+//!   (`evaluators::judged::copilot_studio`), its result read by `judge::copilot_studio`. Never
+//!   scored here. CompareMeaning passes at `passingScore_N` (0–100, default 50); GeneralQuality
+//!   has no passing score (every criterion must hold).
+//! - `TextSimilarity` (embeddings): `skipped`, with a judge as not available yet.
 //!
 //! A `passingScore_N` that is not a number is an `error` result of that method only.
 
@@ -145,6 +148,101 @@ impl CopilotStudioSet {
             problem: None,
         }
     }
+
+    /// Row `index`'s methods with a judge configured: each one's result, or the judge call that
+    /// gives it (GeneralQuality, CompareMeaning); `Err` with the row's outcome when it cannot be
+    /// scored (no such row, or a row that could not be read).
+    #[cfg(feature = "judge")]
+    pub fn judge_row(&self, index: usize) -> Result<JudgedRow, CaseOutcome> {
+        let Some(row) = self.rows.get(index).filter(|row| row.problem.is_none()) else {
+            return Err(self.score_row(index, true));
+        };
+        let texts = judged::copilot_studio::RowTexts {
+            question: row.field(self.columns.question),
+            response: row.optional(self.columns.actual_response).unwrap_or(""),
+            expected: row.optional(self.columns.expected_response).unwrap_or(""),
+        };
+        let methods = row_methods(&self.columns, row)
+            .iter()
+            .map(|method| {
+                judge_method(method, texts).unwrap_or_else(|| {
+                    Prepared::Done(score_method(method, texts.response, texts.expected, true))
+                })
+            })
+            .collect();
+        Ok(JudgedRow {
+            has_response: !texts.response.trim().is_empty(),
+            methods,
+        })
+    }
+}
+
+/// A row's methods with a judge configured, in order.
+#[cfg(feature = "judge")]
+#[derive(Debug)]
+pub struct JudgedRow {
+    /// Whether the row has an agent response.
+    pub has_response: bool,
+    /// Each method's result, or the judge call that gives it.
+    pub methods: Vec<Prepared>,
+}
+
+/// One method of a row with a judge configured.
+#[cfg(feature = "judge")]
+#[derive(Debug)]
+pub enum Prepared {
+    /// Its result, reached without the judge.
+    Done(EvalResult),
+    /// The judge call that gives its result.
+    Judge(crate::judge::JudgeCall),
+}
+
+/// The judge call of a judged method, or its result reached without one (an empty response, a
+/// bad passing score); `None` for a method that is not judged by a model.
+#[cfg(feature = "judge")]
+fn judge_method(
+    method: &RowMethod,
+    texts: judged::copilot_studio::RowTexts<'_>,
+) -> Option<Prepared> {
+    use judged::copilot_studio::{compare_meaning, general_quality};
+    let label = method.label.as_str();
+    if !matches!(method.name.as_str(), "GeneralQuality" | "CompareMeaning") {
+        return None;
+    }
+    let passing_score = match &method.passing_score {
+        Some(Err(message)) => {
+            return Some(Prepared::Done(EvalResult::error(
+                label,
+                ErrorCode::EvaluatorConfigurationError,
+                message,
+            )))
+        }
+        Some(Ok(score)) => Some(*score),
+        None => None,
+    };
+    if texts.response.trim().is_empty() {
+        return Some(Prepared::Done(EvalResult::error(
+            label,
+            ErrorCode::EmptyAgentResponse,
+            "the agent response (actualResponse) is missing or empty; there is nothing to evaluate",
+        )));
+    }
+    Some(match method.name.as_str() {
+        "CompareMeaning" if texts.expected.trim().is_empty() => Prepared::Done(EvalResult::error(
+            label,
+            ErrorCode::EvaluatorConfigurationError,
+            "CompareMeaning needs the expected response (expectedResponse) to compare with; it is empty",
+        )),
+        "CompareMeaning" => match passing_score.unwrap_or(50.0) {
+            score if score > 100.0 => Prepared::Done(EvalResult::error(
+                label,
+                ErrorCode::EvaluatorConfigurationError,
+                "CompareMeaning's passingScore is a score from 0 to 100",
+            )),
+            score => Prepared::Judge(compare_meaning(label, texts, score)),
+        },
+        _ => Prepared::Judge(general_quality(label, texts)),
+    })
 }
 
 fn score_method(method: &RowMethod, response: &str, expected: &str, judging: bool) -> EvalResult {

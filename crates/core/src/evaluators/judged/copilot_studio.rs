@@ -1,0 +1,149 @@
+//! The prompts of Copilot Studio's judged test methods: GeneralQuality
+//! (`copilot_general_quality/v1`: one call, a verdict on each of its four criteria) and
+//! CompareMeaning (`copilot_compare_meaning/v1`: one call, a score from 0 to 100). The row's
+//! text is fenced as data as in every judged prompt. Reading the replies is
+//! `judge::copilot_studio`'s; this module decides nothing from them.
+
+use super::prompt::{fence, Section};
+use crate::judge::copilot_studio::{CopilotMethod, CRITERIA};
+use crate::judge::{
+    Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
+};
+
+/// GeneralQuality's prompt; any change to its text bumps the version.
+pub const GENERAL_QUALITY: PromptId = PromptId {
+    name: "copilot_general_quality",
+    version: 1,
+};
+
+/// CompareMeaning's prompt; any change to its text bumps the version.
+pub const COMPARE_MEANING: PromptId = PromptId {
+    name: "copilot_compare_meaning",
+    version: 1,
+};
+
+const PARAMS: ModelParams = ModelParams {
+    temperature: 0.0,
+    max_tokens: 800,
+    seed: None,
+};
+
+/// A row's texts: `questionText`, `actualResponse` and `expectedResponse` (empty when absent).
+#[derive(Debug, Clone, Copy)]
+pub struct RowTexts<'a> {
+    /// The question.
+    pub question: &'a str,
+    /// The agent's response.
+    pub response: &'a str,
+    /// The expected response.
+    pub expected: &'a str,
+}
+
+/// GeneralQuality's call for one row.
+pub fn general_quality(label: &str, texts: RowTexts<'_>) -> JudgeCall {
+    let mut sections = vec![
+        Section::new("QUESTION", texts.question.trim()),
+        Section::new("RESPONSE", texts.response.trim()),
+    ];
+    if !texts.expected.trim().is_empty() {
+        sections.push(Section::new("EXPECTED_RESPONSE", texts.expected.trim()));
+    }
+    let fenced = fence(&sections);
+    let ids: Vec<String> = CRITERIA
+        .iter()
+        .map(|(id, _, _)| format!("\"{id}\""))
+        .collect();
+    let scales: Vec<String> = CRITERIA
+        .iter()
+        .map(|(id, _, _)| format!("\"{id}\": [0, 1]"))
+        .collect();
+    let system = format!(
+        "You are an impartial evaluator of an AI agent's answer to a user's question.\n\n\
+         Task: Give a verdict on each of these criteria, on its own, with a one-sentence reason. \
+         Score 1 when the criterion holds and 0 when it does not.\n\
+         - relevance: the response stays on the subject and directly addresses the question.\n\
+         - completeness: the response covers every aspect of the question with enough detail.\n\
+         - groundedness: the response relies on information from the agent's knowledge sources \
+         (cited, or in agreement with the expected response when one is given) rather than \
+         introducing unrelated or unsupported information.\n\
+         - answered: the agent attempted to answer the question instead of declining, deflecting \
+         or saying it cannot help.\n\n\
+         Dimension ids: [{ids}]\n\
+         Dimension scales: {{{scales}}}\n\n\
+         {instruction}\n\n\
+         Reply with one JSON object and nothing else, giving every criterion exactly once, in \
+         the order above:\n\
+         {{\"reason\": \"<one or two sentences on the overall verdict>\", \"dimensions\": \
+         [{{\"id\": \"<criterion id>\", \"score\": <integer from 0 to 1>, \"reason\": \"<one \
+         sentence>\"}}], \"status\": \"completed\"}}\n\n\
+         Prompt: agenteval {label}",
+        ids = ids.join(","),
+        scales = scales.join(", "),
+        instruction = fenced.instruction,
+        label = GENERAL_QUALITY.label(),
+    );
+    call(
+        label,
+        GENERAL_QUALITY,
+        fenced.messages(system),
+        CopilotMethod::GeneralQuality,
+    )
+}
+
+/// CompareMeaning's call for one row, passing at `passing_score` (0–100).
+pub fn compare_meaning(label: &str, texts: RowTexts<'_>, passing_score: f64) -> JudgeCall {
+    let sections = [
+        Section::new("RESPONSE", texts.response.trim()),
+        Section::new("EXPECTED_RESPONSE", texts.expected.trim()),
+    ];
+    let fenced = fence(&sections);
+    let system = format!(
+        "You are an impartial evaluator of an AI agent's answer.\n\n\
+         Task: Rate how well the response conveys the intended meaning of the expected response. \
+         Compare the ideas and the intent behind the words, not the wording: a response that says \
+         the same thing in other words matches fully; one that leaves out, adds or contradicts key \
+         ideas matches less.\n\n\
+         Scores: 0 means the meaning is unrelated or contradicts the expected response; 50 means \
+         about half of its key ideas are conveyed; 100 means the same meaning and intent.\n\n\
+         {instruction}\n\n\
+         Reply with one JSON object and nothing else:\n\
+         {{\"reason\": \"<one or two sentences explaining the score>\", \"score\": <integer from \
+         0 to 100>, \"status\": \"completed\"}}\n\n\
+         Prompt: agenteval {label}",
+        instruction = fenced.instruction,
+        label = COMPARE_MEANING.label(),
+    );
+    call(
+        label,
+        COMPARE_MEANING,
+        fenced.messages(system),
+        CopilotMethod::CompareMeaning { passing_score },
+    )
+}
+
+fn call(
+    label: &str,
+    prompt: PromptId,
+    messages: Vec<crate::judge::ChatMessage>,
+    method: CopilotMethod,
+) -> JudgeCall {
+    JudgeCall {
+        label: label.to_owned(),
+        request: JudgeRequest {
+            prompt,
+            model: None,
+            messages,
+            params: PARAMS,
+        },
+        reading: Reading {
+            scale: Scale::Binary,
+            threshold: method.threshold(),
+            extra: Extra::None,
+            dimensions: Some(Dimensions::CopilotStudio(method)),
+        },
+        turns: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
