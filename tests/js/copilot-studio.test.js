@@ -1,7 +1,9 @@
 // Copilot Studio test sets (CSV) through the package: read by its second module (the first
 // refuses them with `otherModule`, which the package's entry points route), every output format
 // byte for byte as the native CLI writes it, the export read back to the same verdicts, and bad
-// rows reported by row and column.
+// rows reported by row and column; with the local judge (`cargo xtask test` passes its URL and key
+// in AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY), GeneralQuality and CompareMeaning judged and
+// written back byte for byte as the CLI writes them.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -113,4 +115,41 @@ test("evaluateRows keeps the run and gives each row's columns for an item view",
   } finally {
     json.free();
   }
+});
+
+test("with a judge, GeneralQuality and CompareMeaning are judged, and written back as the CLI writes them", async () => {
+  const url = process.env.AGENTEVAL_JUDGE_URL;
+  const key = process.env.AGENTEVAL_JUDGE_KEY;
+  assert.ok(url && key, "AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+  const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, backoffMs: 5 };
+  const judgedPath = "tests/fixtures/copilot-studio/judged.csv";
+  const bytes = readFileSync(join(root, judgedPath));
+  const report = await agenteval.score(bytes, { judge });
+  assert.equal(report.judge.calls, 6);
+  const general = report.items[0].results[0];
+  assert.deepEqual([general.evaluator, general.result, general.score], ["GeneralQuality", "fail", 50]);
+  assert.equal(general.reason, "Seems relevant; Seems incomplete; Knowledge sources not cited; Answered the question");
+  assert.equal(general.details.prompt_version, "copilot_general_quality/v1");
+  assert.deepEqual([report.items[1].results[0].result, report.items[1].results[0].score], ["pass", 100]);
+  const meaning = report.items[2].results[0];
+  assert.deepEqual([meaning.evaluator, meaning.result, meaning.score, meaning.threshold], ["CompareMeaning", "fail", 65, 70]);
+  assert.equal(report.items[3].results[0].result, "pass");
+  assert.deepEqual(
+    [4, 5, 6].map((index) => report.items[index].results[0].error.code),
+    ["judgeOutputUnparseable", "judgeAuthenticationError", "emptyAgentResponse"],
+  );
+  const written = await agenteval.render(report, "copilot", { dataset: bytes });
+  const result = spawnSync(cli, ["score", judgedPath, "--no-judge-cache"], {
+    cwd: root,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      AZURE_AI_OPENAI_ENDPOINT: url,
+      AZURE_AI_MODEL_NAME: "gpt-4o-judge",
+      AZURE_AI_API_KEY: key,
+      AZURE_AI_API_VERSION: "2024-10-21",
+    },
+  });
+  assert.ok(result.status === 0 || result.status === 1, result.stderr);
+  assert.equal(written, result.stdout);
 });

@@ -272,13 +272,15 @@ fn the_judged_verdicts_are_written_back_to_the_export() {
     );
     assert!(rows[1].contains(",GeneralQuality,Pass,,Seems relevant; Seems complete; Knowledge sources cited; Answered the question,100,ExactMatch,Fail,"), "{}", rows[1]);
     assert!(
-        rows[2].contains(",CompareMeaning,Fail,70,\"meaning matched 65 of 100 (passes at 70)"),
+        rows[2].contains(",CompareMeaning,Fail,70,meaning matched 65 of 100 (passes at 70): close but it misses the reset link,65,"),
         "{}",
         rows[2]
     );
     assert!(rows[2].ends_with(",65,,,,,"), "{}", rows[2]);
     assert!(
-        rows[3].contains(",CompareMeaning,Pass,,\"meaning matched 50 of 100 (passes at 50)"),
+        rows[3].contains(
+            ",CompareMeaning,Pass,,meaning matched 50 of 100 (passes at 50): the same place,50,"
+        ),
         "{}",
         rows[3]
     );
