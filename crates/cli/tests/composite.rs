@@ -2,6 +2,8 @@
 //! and the local judge server: one call per item for all members, the pass rule over the
 //! applicable members, and not-applicable composites.
 
+mod support;
+
 use std::process::Command;
 
 use agenteval_judge_server::{start, ServerConfig};
@@ -127,24 +129,7 @@ fn foundry_tool_use_quality_rates_the_tool_members() {
     });
     let file = dir.join("rows.jsonl");
     std::fs::write(&file, format!("{criteria}\n{row}\n")).expect("rows written");
-    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .arg("score")
-        .arg(&file)
-        .args([
-            "--no-judge-cache",
-            "--judge-kind",
-            "openai",
-            "--judge-model",
-            "llama3",
-            "--judge-endpoint",
-        ])
-        .arg(format!("{}/v1", judge.url()))
-        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
-        .env_remove("OPENAI_API_KEY")
-        .output()
-        .expect("agenteval runs");
-    let scored: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let scored = support::score_with_openai_judge(&file, &judge.url());
     assert_eq!(scored["tools_result"], "pass", "{scored:#}");
     let output_result = scored["output_result"].as_str().unwrap_or("");
     assert!(

@@ -2,6 +2,8 @@
 //! (`agenteval-judge-server`), over each endpoint kind, with its faults, the key, the cache and
 //! the figures it reports.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -303,24 +305,7 @@ fn foundry_criteria_run_every_builtin_judge_over_the_openai_kind() {
         format!("{}\n{}\n", json!({"testing_criteria": criteria}), row),
     )
     .expect("rows written");
-    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .arg("score")
-        .arg(&file)
-        .args([
-            "--no-judge-cache",
-            "--judge-kind",
-            "openai",
-            "--judge-model",
-            "llama3",
-            "--judge-endpoint",
-        ])
-        .arg(format!("{}/v1", judge.url()))
-        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
-        .env_remove("OPENAI_API_KEY")
-        .output()
-        .expect("agenteval runs");
-    let scored: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let scored = support::score_with_openai_judge(&file, &judge.url());
     for id in ids {
         let result = scored[format!("{id}_result")].as_str().unwrap_or("");
         assert!(result == "pass" || result == "fail", "{id}: {scored:#}");

@@ -2,6 +2,8 @@
 //! worked examples, an always-applicable dimension the judge drops, a rubric that applies to
 //! nothing, bad options, every report format showing the dimensions, and a Foundry criterion.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -225,24 +227,7 @@ fn a_foundry_criterion_names_the_rubric() {
     });
     let file = dir.join("rows.jsonl");
     std::fs::write(&file, format!("{criteria}\n{row}\n")).expect("rows written");
-    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .arg("score")
-        .arg(&file)
-        .args([
-            "--no-judge-cache",
-            "--judge-kind",
-            "openai",
-            "--judge-model",
-            "llama3",
-            "--judge-endpoint",
-        ])
-        .arg(format!("{}/v1", judge.url()))
-        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
-        .env_remove("OPENAI_API_KEY")
-        .output()
-        .expect("agenteval runs");
-    let scored: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let scored = support::score_with_openai_judge(&file, &judge.url());
     assert_eq!(scored["booking_result"], "pass", "{scored:#}");
     assert!((scored["booking_score"].as_f64().unwrap_or(0.0) - 0.941_935_483_9).abs() < 5e-11);
 }

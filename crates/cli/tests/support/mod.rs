@@ -1,5 +1,7 @@
-//! What the CLI's end-to-end test files share: the repository root, and running the binary with
-//! bytes on its stdin.
+//! What the CLI's end-to-end test files share: the repository root, running the binary with
+//! bytes on its stdin, and scoring rows against the local judge. Each test file is its own crate
+//! and uses only some of these.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,4 +33,27 @@ pub fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
         );
     }
     child.wait_with_output().expect("agenteval finishes")
+}
+
+/// The Foundry rows of `file` scored against an OpenAI-compatible judge at `judge_url` (its
+/// `/v1` route, model `llama3`, no cache, no key), parsed from stdout.
+pub fn score_with_openai_judge(file: &Path, judge_url: &str) -> serde_json::Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(file)
+        .args([
+            "--no-judge-cache",
+            "--judge-kind",
+            "openai",
+            "--judge-model",
+            "llama3",
+            "--judge-endpoint",
+        ])
+        .arg(format!("{judge_url}/v1"))
+        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .expect("agenteval runs");
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)))
 }
