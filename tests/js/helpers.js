@@ -73,3 +73,24 @@ export async function launchChromium(extraArgs = []) {
     ],
   });
 }
+
+/**
+ * A headless Chromium page served from the repository with the package loaded as
+ * `globalThis.agenteval`: `{page, close()}`.
+ */
+export async function packagePage() {
+  const server = await serve();
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/tests/js/web/blank.html`);
+  await page.evaluate(async () => {
+    globalThis.agenteval = await import("/pkg/index.js");
+  });
+  return {
+    page,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}

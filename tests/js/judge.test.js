@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as agenteval from "agenteval";
-import { launchChromium, serve } from "./helpers.js";
+import { packagePage } from "./helpers.js";
 
 const url = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -225,23 +225,16 @@ test("node: without a judge, judged evaluators are skipped", async () => {
 describeChromium();
 
 function describeChromium() {
-  let server;
-  let browser;
+  let chromium;
   let page;
 
   before(async () => {
-    server = await serve();
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${server.url}/tests/js/web/blank.html`);
-    await page.evaluate(async () => {
-      globalThis.agenteval = await import("/pkg/index.js");
-    });
+    chromium = await packagePage();
+    page = chromium.page;
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
+    await chromium?.close();
   });
 
   test("chromium page: judges through fetch across origins, and a re-run is served from IndexedDB", async () => {

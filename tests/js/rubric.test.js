@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as agenteval from "agenteval";
-import { launchChromium, serve } from "./helpers.js";
+import { packagePage } from "./helpers.js";
 
 const url = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -151,23 +151,16 @@ test("node: output_quality rates its members in one call and passes only when ev
 describeChromium();
 
 function describeChromium() {
-  let server;
-  let browser;
+  let chromium;
   let page;
 
   before(async () => {
-    server = await serve();
-    browser = await launchChromium();
-    page = await browser.newPage();
-    await page.goto(`${server.url}/tests/js/web/blank.html`);
-    await page.evaluate(async () => {
-      globalThis.agenteval = await import("/pkg/index.js");
-    });
+    chromium = await packagePage();
+    page = chromium.page;
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
+    await chromium?.close();
   });
 
   test("chromium page and worker: the seed's worked examples through fetch", async () => {
