@@ -19,6 +19,7 @@
 mod allocator;
 #[cfg(test)]
 mod allocator_tests;
+mod custom;
 mod input;
 mod judge;
 mod output;
@@ -59,6 +60,12 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// A custom judged evaluator from a prompt template file, under the name datasets use:
+        /// `NAME=FILE`, repeatable. FILE is a JSON definition ({prompt | messages, range,
+        /// threshold | labels, passing_labels, model}) or the prompt text itself (scored 1-5,
+        /// passing at 3).
+        #[arg(long = "custom-evaluator", value_name = "NAME=FILE")]
+        custom_evaluators: Vec<String>,
         #[command(flatten)]
         judge: Box<judge::JudgeArgs>,
     },
@@ -153,9 +160,19 @@ fn main() -> ExitCode {
             config,
             format,
             out,
+            custom_evaluators,
             judge,
-        } => judge.setup().and_then(|judge| {
-            output::score(&dataset, config.as_deref(), format, out.as_deref(), judge)
+        } => custom::templates(&custom_evaluators).and_then(|customs| {
+            judge.setup().and_then(|judge| {
+                output::score(
+                    &dataset,
+                    config.as_deref(),
+                    format,
+                    out.as_deref(),
+                    judge,
+                    customs,
+                )
+            })
         }),
         Command::Validate { dataset, config } => input::validate(&dataset, config.as_deref()),
         Command::Report {

@@ -11,7 +11,7 @@ use std::path::Path;
 use agenteval_core::dataset::foundry::{is_config_line, FoundryConfig, FoundryRow};
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
-use agenteval_core::engine::{self, FoundryScorer, Session};
+use agenteval_core::engine::{self, Customs, FoundryScorer, Session};
 use agenteval_core::evaluators;
 use agenteval_core::json::{Map, Value};
 use agenteval_core::report::{self, m365_document, RunReport};
@@ -28,6 +28,7 @@ pub fn score(
     format: Option<Format>,
     out: Option<&Path>,
     judge: Option<JudgeSetup>,
+    customs: Customs,
 ) -> Result<u8, UsageError> {
     let name = input::source_name(dataset);
     let config = input::read_config(config)?;
@@ -35,7 +36,19 @@ pub fn score(
     let mut writer = open_output(out)?;
     if let Some(judge) = judge {
         let bytes = whole_bytes(source, name)?;
-        let summary = score_judged(bytes, config.as_ref(), format, name, judge, &mut writer)?;
+        let summary = score_judged(
+            bytes,
+            config.as_ref(),
+            format,
+            name,
+            (judge, customs),
+            &mut writer,
+        )?;
+        return finish(writer, &summary);
+    }
+    if !customs.templates.is_empty() {
+        let bytes = whole_bytes(source, name)?;
+        let summary = score_whole(bytes, config.as_ref(), format, name, customs, &mut writer)?;
         return finish(writer, &summary);
     }
     let summary = match source {
@@ -60,7 +73,14 @@ pub fn score(
             };
             match streamed {
                 Some(summary) => summary,
-                None => score_whole(bytes, config.as_ref(), format, name, &mut writer)?,
+                None => score_whole(
+                    bytes,
+                    config.as_ref(),
+                    format,
+                    name,
+                    Customs::default(),
+                    &mut writer,
+                )?,
             }
         }
     };
@@ -98,7 +118,7 @@ fn score_judged(
     config: Option<&Value>,
     format: Option<Format>,
     name: &str,
-    judge: JudgeSetup,
+    (judge, customs): (JudgeSetup, Customs),
     writer: &mut dyn Write,
 ) -> Result<Summary, UsageError> {
     let loaded = input::load_whole(&bytes, config, name)?;
@@ -109,7 +129,7 @@ fn score_judged(
         Dialect::M365 => Format::Document,
     });
     check_format(format, loaded.dataset.dialect())?;
-    let mut session = Session::new(loaded.dataset, Vec::new()).with_judge();
+    let mut session = Session::new(loaded.dataset, customs).with_judge();
     crate::judge::run(judge, &mut session)?;
     let (report, dataset) = session.finish_with_dataset();
     if let Some(figures) = &report.judge {
@@ -167,11 +187,12 @@ fn score_whole(
     config: Option<&Value>,
     format: Option<Format>,
     name: &str,
+    customs: Customs,
     writer: &mut dyn Write,
 ) -> Result<Summary, UsageError> {
     let loaded = input::load_whole(&bytes, config, name)?;
     drop(bytes);
-    let report = engine::score(&loaded.dataset);
+    let report = engine::score_with(&loaded.dataset, customs);
     let format = format.unwrap_or(match report.dialect {
         Dialect::Foundry => Format::Foundry,
         Dialect::CopilotStudio => Format::Copilot,

@@ -113,7 +113,11 @@ fn session_dataset(items: usize) -> Dataset {
 
 /// The judge calls a judged session of `items` items asks for, as the judges render them.
 fn judge_calls(items: usize) -> Vec<JudgeCall> {
-    let mut session = Session::new(session_dataset(items), Vec::new()).with_judge();
+    let mut session = Session::new(
+        session_dataset(items),
+        agenteval_core::engine::Customs::default(),
+    )
+    .with_judge();
     let mut calls = Vec::new();
     while let Some(next) = session.next_entry() {
         if let Next::Pending(pending) = next {
@@ -178,7 +182,9 @@ fn scheduler_overhead(c: &mut Criterion) {
     group.bench_function("run_400_calls", |b| {
         b.iter(|| {
             let scheduler = Scheduler::new(endpoint(), &transport, &clock, &credentials, policy());
-            let mut session = Session::borrowed(&dataset, Vec::new()).with_judge();
+            let mut session =
+                Session::borrowed(&dataset, agenteval_core::engine::Customs::default())
+                    .with_judge();
             block_on(judge::run::run(
                 &mut session,
                 &scheduler,

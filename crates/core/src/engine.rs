@@ -25,6 +25,29 @@ use crate::resolve::{self, Planned};
 use crate::status::{item_status, ItemStatus};
 use crate::Diagnostic;
 
+/// The custom evaluators a session may run besides the built-ins.
+#[derive(Debug, Clone, Default)]
+pub struct Customs {
+    /// The names of the evaluators the caller runs (JS functions).
+    pub functions: Vec<String>,
+    /// Judged evaluators from prompt templates, by name.
+    #[cfg(feature = "judge")]
+    pub templates: Vec<(
+        String,
+        std::sync::Arc<evaluators::judged::template::JudgeTemplate>,
+    )>,
+}
+
+impl From<Vec<String>> for Customs {
+    fn from(functions: Vec<String>) -> Self {
+        Customs {
+            functions,
+            #[cfg(feature = "judge")]
+            templates: Vec::new(),
+        }
+    }
+}
+
 /// An evaluator ready to run, a custom evaluator the caller runs, or the error result every item
 /// gets because the evaluator could not be built.
 enum Slot {
@@ -42,9 +65,28 @@ enum Slot {
 }
 
 impl Slot {
-    fn new(name: &str, label: &str, options: &Map<String, Value>, customs: &[String]) -> Self {
+    fn new(name: &str, label: &str, options: &Map<String, Value>, customs: &Customs) -> Self {
+        #[cfg(feature = "judge")]
+        if let Some((_, template)) = customs.templates.iter().find(|(known, _)| known == name) {
+            return match evaluators::judged::template::configure(
+                label,
+                std::sync::Arc::clone(template),
+                Options::new(options),
+            ) {
+                Ok(evaluator) => Slot::Ready {
+                    spec: &evaluators::judged::template::SPEC,
+                    label: label.to_owned(),
+                    evaluator,
+                },
+                Err(error) => Slot::Broken(EvalResult::error(
+                    label,
+                    ErrorCode::EvaluatorConfigurationError,
+                    error.message,
+                )),
+            };
+        }
         let Some(spec) = evaluators::find(name) else {
-            if customs.iter().any(|custom| custom == name) {
+            if customs.functions.iter().any(|custom| custom == name) {
                 return match custom::threshold(options) {
                     Ok(threshold) => Slot::Custom {
                         label: label.to_owned(),
@@ -176,7 +218,7 @@ struct Outlined<'d> {
 /// Incremental scoring of one dataset: one report entry per [`Session::step`].
 pub struct Session<'d> {
     dataset: Held<'d>,
-    customs: Vec<String>,
+    customs: Customs,
     /// The dataset's entries or, when it is read item by item, the current item's.
     entries: Vec<Entry>,
     position: usize,
@@ -194,8 +236,8 @@ pub struct Session<'d> {
 impl Session<'static> {
     /// A session that owns its dataset. `customs` are the names of the custom evaluators the
     /// caller will run when asked (see [`Step::Pending`]).
-    pub fn new(dataset: Dataset, customs: Vec<String>) -> Self {
-        Session::build(Held::Owned(Box::new(dataset)), customs)
+    pub fn new(dataset: Dataset, customs: impl Into<Customs>) -> Self {
+        Session::build(Held::Owned(Box::new(dataset)), customs.into())
     }
 }
 
@@ -209,7 +251,7 @@ impl<'d> Session<'d> {
     pub fn outlined(
         text: impl Into<Cow<'d, str>>,
         outline: DocumentOutline,
-        customs: Vec<String>,
+        customs: impl Into<Customs>,
     ) -> Self {
         let source = Outlined {
             text: text.into(),
@@ -218,15 +260,15 @@ impl<'d> Session<'d> {
             next_item: 0,
             item: None,
         };
-        Session::build(Held::Outlined(Box::new(source)), customs)
+        Session::build(Held::Outlined(Box::new(source)), customs.into())
     }
 
     /// A session over a borrowed dataset.
-    pub fn borrowed(dataset: &'d Dataset, customs: Vec<String>) -> Self {
-        Session::build(Held::Borrowed(dataset), customs)
+    pub fn borrowed(dataset: &'d Dataset, customs: impl Into<Customs>) -> Self {
+        Session::build(Held::Borrowed(dataset), customs.into())
     }
 
-    fn build(dataset: Held<'d>, customs: Vec<String>) -> Self {
+    fn build(dataset: Held<'d>, customs: Customs) -> Self {
         let (entries, shared_slots, dialect) = match &dataset {
             Held::Owned(whole) => whole_plan(whole, &customs),
             Held::Borrowed(whole) => whole_plan(whole, &customs),
@@ -570,7 +612,7 @@ fn copilot_studio_row(
 fn m365_case(
     shared_slots: &[Slot],
     default_evaluators: Option<&Map<String, Value>>,
-    customs: &[String],
+    customs: &Customs,
     fields: &Map<String, Value>,
     (index, turn): (usize, Option<usize>),
     judging: bool,
@@ -710,7 +752,7 @@ fn empty_response(label: &str) -> EvalResult {
 }
 
 /// The entries, shared slots and dialect of a dataset held whole.
-fn whole_plan(dataset: &Dataset, customs: &[String]) -> (Vec<Entry>, Vec<Slot>, Dialect) {
+fn whole_plan(dataset: &Dataset, customs: &Customs) -> (Vec<Entry>, Vec<Slot>, Dialect) {
     let (entries, slots) = match dataset {
         Dataset::M365(document) => (
             m365_entries(document),
@@ -744,13 +786,13 @@ fn whole_plan(dataset: &Dataset, customs: &[String]) -> (Vec<Entry>, Vec<Slot>, 
     (entries, slots, dataset.dialect())
 }
 
-fn slots_for(plan: &[Planned<'_>], customs: &[String]) -> Vec<Slot> {
+fn slots_for(plan: &[Planned<'_>], customs: &Customs) -> Vec<Slot> {
     plan.iter()
         .map(|planned| Slot::new(planned.name, planned.name, &planned.options, customs))
         .collect()
 }
 
-fn criterion_slots(config: &FoundryConfig, customs: &[String]) -> Vec<Slot> {
+fn criterion_slots(config: &FoundryConfig, customs: &Customs) -> Vec<Slot> {
     config
         .criteria
         .iter()
@@ -833,12 +875,19 @@ fn m365_inputs(fields: &Map<String, Value>) -> Inputs<'_> {
             inputs.set(alias, value);
         }
     }
+    inputs.set_fields(fields);
     inputs
 }
 
 /// Scores a whole dataset with the built-in evaluators only.
 pub fn score(dataset: &Dataset) -> RunReport {
-    let mut session = Session::borrowed(dataset, Vec::new());
+    score_with(dataset, Customs::default())
+}
+
+/// Scores a whole dataset without a judge, with the built-ins and `customs`' templates (which
+/// are skipped: no judge). Custom functions get no return, so pass none.
+pub fn score_with(dataset: &Dataset, customs: Customs) -> RunReport {
+    let mut session = Session::borrowed(dataset, customs);
     while let Some(step) = session.step() {
         if let Step::Pending(pending) = step {
             session.complete(pending, Vec::new());
@@ -858,7 +907,7 @@ impl<'c> FoundryScorer<'c> {
     pub fn new(config: &'c FoundryConfig) -> Self {
         FoundryScorer {
             config,
-            slots: criterion_slots(config, &[]),
+            slots: criterion_slots(config, &Customs::default()),
         }
     }
 
@@ -882,7 +931,10 @@ pub struct DocumentScorer {
 impl DocumentScorer {
     /// Builds the default plan's evaluators once.
     pub fn new(default_evaluators: Option<&Map<String, Value>>) -> Self {
-        let slots = slots_for(&resolve::default_plan(default_evaluators), &[]);
+        let slots = slots_for(
+            &resolve::default_plan(default_evaluators),
+            &Customs::default(),
+        );
         DocumentScorer {
             default_evaluators: default_evaluators.cloned(),
             slots,
@@ -907,7 +959,7 @@ impl DocumentScorer {
                     Some(fields) => m365_case(
                         &self.slots,
                         self.default_evaluators.as_ref(),
-                        &[],
+                        &Customs::default(),
                         fields,
                         (index, turn),
                         false,

@@ -4,12 +4,14 @@
 //! `expected_response`, `ground_truth`, `diagnostics`, …). Following azure-ai-evaluation, an input
 //! whose value is JSON `null` is the same as an input that was not given.
 
-use crate::json::Value;
+use crate::json::{Map, Value};
 
 /// Borrowed named inputs of one item or turn.
 #[derive(Debug, Clone, Default)]
 pub struct Inputs<'a> {
     entries: Vec<(&'a str, &'a Value)>,
+    /// The item's (or Foundry row's) own fields, for prompt templates that name any of them.
+    fields: Option<&'a Map<String, Value>>,
 }
 
 impl<'a> Inputs<'a> {
@@ -17,6 +19,7 @@ impl<'a> Inputs<'a> {
     pub fn new() -> Self {
         Inputs {
             entries: Vec::new(),
+            fields: None,
         }
     }
 
@@ -24,6 +27,7 @@ impl<'a> Inputs<'a> {
     pub fn with_capacity(names: usize) -> Self {
         Inputs {
             entries: Vec::with_capacity(names),
+            fields: None,
         }
     }
 
@@ -39,6 +43,17 @@ impl<'a> Inputs<'a> {
     pub fn with(mut self, name: &'a str, value: &'a Value) -> Self {
         self.set(name, value);
         self
+    }
+
+    /// Gives access to the item's own fields (see [`Inputs::field`]).
+    pub fn set_fields(&mut self, fields: &'a Map<String, Value>) {
+        self.fields = Some(fields);
+    }
+
+    /// The item's field at `path` (`["answer", "text"]`; an array element by its index), or
+    /// `None` when it is absent or `null`.
+    pub fn field(&self, path: &[&str]) -> Option<&'a Value> {
+        field_at(self.fields?, path).filter(|value| !value.is_null())
     }
 
     /// The input `name`, or `None` when it is absent or `null`.
@@ -68,4 +83,18 @@ impl<'a> Inputs<'a> {
     pub fn str(&self, name: &str) -> Option<&'a str> {
         self.get(name).and_then(Value::as_str)
     }
+}
+
+/// The value at `path` in `fields`: each segment a member name, or an array element's index.
+pub fn field_at<'a, S: AsRef<str>>(
+    fields: &'a Map<String, Value>,
+    path: &[S],
+) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    rest.iter()
+        .try_fold(fields.get(first.as_ref())?, |value, segment| match value {
+            Value::Object(object) => object.get(segment.as_ref()),
+            Value::Array(items) => items.get(segment.as_ref().parse::<usize>().ok()?),
+            _ => None,
+        })
 }

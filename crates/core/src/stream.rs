@@ -56,7 +56,7 @@ pub fn write_scored(
 /// time (a [`Session::outlined`] run to the end): the report [`crate::engine::score`] gives for
 /// the document read whole, with the diagnostics reading it whole reports.
 pub fn score_report(text: &str, outline: DocumentOutline) -> StreamedReport {
-    let mut session = Session::outlined(text, outline, Vec::new());
+    let mut session = Session::outlined(text, outline, crate::engine::Customs::default());
     while session.step().is_some() {}
     let diagnostics = session.diagnostics().to_vec();
     StreamedReport {

@@ -26,7 +26,7 @@ fn steps_cover_every_item_and_turn_with_progress() {
                        {"prompt": "c", "expected_response": "y", "response": "z"}]}
         ]
     }));
-    let mut session = Session::new(dataset, Vec::new());
+    let mut session = Session::new(dataset, agenteval_core::engine::Customs::default());
     assert_eq!(session.total(), 3);
     let mut seen = Vec::new();
     while let Some(step) = session.step() {
@@ -204,7 +204,7 @@ fn the_total_of_a_document_read_item_by_item_grows_with_its_threads() {
     })
     .to_string();
     let outline = DocumentOutline::read(&text).expect("a current-form document");
-    let mut session = Session::outlined(text, outline, Vec::new());
+    let mut session = Session::outlined(text, outline, agenteval_core::engine::Customs::default());
     let mut progress = vec![(session.done(), session.total())];
     while next_entry(&mut session).is_some() {
         progress.push((session.done(), session.total()));
@@ -226,7 +226,7 @@ fn an_owned_dataset_comes_back_with_the_report() {
         panic!("the example is an M365 document");
     };
     let original = original.document.clone();
-    let mut session = Session::new(dataset, Vec::new());
+    let mut session = Session::new(dataset, agenteval_core::engine::Customs::default());
     while session.step().is_some() {}
     let (report, returned) = session.finish_with_dataset();
     assert_eq!(report.items.len(), report.summary.items);
@@ -235,7 +235,7 @@ fn an_owned_dataset_comes_back_with_the_report() {
         other => panic!("the dataset did not come back: {other:?}"),
     }
     let outline = DocumentOutline::read(&text).unwrap();
-    let mut outlined = Session::outlined(text, outline, Vec::new());
+    let mut outlined = Session::outlined(text, outline, agenteval_core::engine::Customs::default());
     while outlined.step().is_some() {}
     assert!(outlined.finish_with_dataset().1.is_none());
 }

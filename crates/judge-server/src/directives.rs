@@ -3,7 +3,7 @@
 //! and the faults' business.
 //!
 //! Known names: `score=JSON`, `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N` and
-//! `dimension=ID:VALUE` (a rubric dimension's rating). When a name appears twice, the first
+//! `dimension=ID:VALUE` (a rubric dimension's rating) and `label=TEXT` (a label prompt's answer). When a name appears twice, the first
 //! occurrence wins (for `dimension`, per id). An unknown name or fault kind is an error,
 //! answered with 400, so that a typo in a test fails loudly instead of scoring normally.
 
@@ -38,6 +38,8 @@ pub(crate) struct Directives {
     pub(crate) fault: Option<FaultDirective>,
     /// `dimension=ID:VALUE`, in order, one per id.
     pub(crate) dimensions: Vec<(String, DimensionRating)>,
+    /// `label=TEXT`: the label a label prompt gets.
+    pub(crate) label: Option<String>,
     /// Whether any directive was present.
     pub(crate) any: bool,
 }
@@ -79,6 +81,9 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
         ("reason", Some(value)) => {
             directives.reason.get_or_insert_with(|| value.to_string());
         }
+        ("label", Some(value)) => {
+            directives.label.get_or_insert_with(|| value.to_string());
+        }
         ("skip", None) => directives.skip = true,
         ("fault", Some(value)) => {
             let fault = parse_fault(value)?;
@@ -106,7 +111,7 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "unknown judge directive `[[judge:{body}]]`; known: `score=JSON`, \
-                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `dimension=ID:VALUE`"
+                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `dimension=ID:VALUE`, `label=TEXT`"
             ))
         }
     }

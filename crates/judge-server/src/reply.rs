@@ -17,8 +17,11 @@ const CREATED: u64 = 1_700_000_000;
 const DEFAULT_MODEL: &str = "local-judge";
 /// The score scale when the system message names none.
 const DEFAULT_SCALE: (i64, i64) = (1, 5);
-/// The phrase before the scale in our judge prompts: `integer from LO to HI`.
-const SCALE_PHRASE: &str = "integer from ";
+/// The phrases before the scale in our judge prompts: `integer from LO to HI` (the standard
+/// judges) and `number from LO to HI` (custom templates).
+const SCALE_PHRASES: [&str; 2] = ["integer from ", "number from "];
+/// The line of a custom label prompt that lists its labels as a JSON array.
+const LABELS: &str = "Labels: ";
 /// The line of a rubric prompt that lists its dimension ids as a JSON array.
 const DIMENSION_IDS: &str = "Dimension ids: ";
 /// The line of a composite prompt that gives each dimension's scale: `{"id": [LO, HI], …}`.
@@ -73,12 +76,18 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
-/// The score scale: the first `integer from LO to HI` in `system` with LO <= HI, else 1 to 5.
+/// The score scale: the first `integer from LO to HI` (or `number from …`) in `system` with
+/// LO <= HI, else 1 to 5.
 fn score_scale(system: &str) -> (i64, i64) {
-    system
-        .match_indices(SCALE_PHRASE)
-        .find_map(|(start, _)| {
-            let rest = system.get(start + SCALE_PHRASE.len()..)?;
+    let mut phrases: Vec<(usize, &str)> = SCALE_PHRASES
+        .iter()
+        .flat_map(|phrase| system.match_indices(phrase))
+        .collect();
+    phrases.sort_unstable();
+    phrases
+        .into_iter()
+        .find_map(|(start, phrase)| {
+            let rest = system.get(start + phrase.len()..)?;
             let (low, rest) = leading_integer(rest)?;
             let (high, _) = leading_integer(rest.strip_prefix(" to ")?)?;
             (low <= high).then_some((low, high))
@@ -89,6 +98,13 @@ fn score_scale(system: &str) -> (i64, i64) {
 /// A rubric prompt's dimension ids: the JSON array of text after `Dimension ids: ` on its line.
 fn rubric_ids(system: &str) -> Option<Vec<String>> {
     let start = system.find(DIMENSION_IDS)? + DIMENSION_IDS.len();
+    let line = system.get(start..)?.lines().next()?;
+    serde_json::from_str(line.trim()).ok()
+}
+
+/// A label prompt's labels: the JSON array of text after `Labels: ` on its line.
+fn labels(system: &str) -> Option<Vec<String>> {
+    let start = system.find(LABELS)? + LABELS.len();
     let line = system.get(start..)?.lines().next()?;
     serde_json::from_str(line.trim()).ok()
 }
@@ -148,6 +164,20 @@ fn verdict(conversation: &Conversation, directives: &Directives, seeds: (u64, u6
         );
         object.insert("score".into(), Value::Null);
         object.insert("status".into(), Value::from("skipped"));
+        Value::Null
+    } else if let Some(labels) = labels(&conversation.system).filter(|labels| !labels.is_empty()) {
+        let index = usize::try_from(text_hash % labels.len() as u64).unwrap_or_default();
+        let label = directives
+            .label
+            .clone()
+            .or_else(|| labels.get(index).cloned())
+            .unwrap_or_default();
+        let reason = directives.reason.clone().unwrap_or_else(|| {
+            format!("local judge: label {label}, derived from the request text")
+        });
+        object.insert("reason".into(), Value::from(reason));
+        object.insert("label".into(), Value::from(label));
+        object.insert("status".into(), Value::from("completed"));
         Value::Null
     } else if let Some(ids) = rubric_ids(&conversation.system) {
         let reason = directives.reason.clone().unwrap_or_else(|| {
@@ -379,6 +409,33 @@ mod tests {
         assert_eq!(score_scale("integer from 5 to 1"), DEFAULT_SCALE);
         assert_eq!(score_scale("integer from -2 to 2"), (-2, 2));
         assert_eq!(score_scale("no scale"), DEFAULT_SCALE);
+        assert_eq!(
+            score_scale("<number from 0 to 10> then integer from 1 to 5"),
+            (0, 10)
+        );
+    }
+
+    #[test]
+    fn label_prompts_get_one_of_their_labels() {
+        let conversation = Conversation {
+            system: "Reply {\"label\": ...}\nLabels: [\"friendly\",\"rude\"]\n".into(),
+            others: "Answer: thanks".into(),
+            bytes: 0,
+        };
+        let object = verdict_of(&conversation);
+        let label = object["label"].as_str().unwrap_or_default().to_owned();
+        assert!(["friendly", "rude"].contains(&label.as_str()), "{label}");
+        assert_eq!(object["status"], "completed");
+        let chosen = Conversation {
+            others: "Answer: [[judge:label=rude]] [[judge:reason=harsh]]".into(),
+            ..conversation
+        };
+        let directives = directives::parse(&chosen.others).expect("directives");
+        let object = verdict(&chosen, &directives, (0, 0)).object;
+        assert_eq!(
+            (object["label"].as_str(), object["reason"].as_str()),
+            (Some("rude"), Some("harsh"))
+        );
     }
 
     #[test]

@@ -114,7 +114,10 @@ fn prepare(
         }
         Err(whole) => {
             let loaded = whole.load("dataset", config.as_ref())?;
-            Scoring::Whole(Box::new(Session::new(loaded.dataset, Vec::new())))
+            Scoring::Whole(Box::new(Session::new(
+                loaded.dataset,
+                agenteval_core::engine::Customs::default(),
+            )))
         }
     };
     Ok((

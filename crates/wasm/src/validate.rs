@@ -33,7 +33,9 @@ pub fn validate_dataset(
 pub fn validation(source: Source, config: Option<&Value>) -> Result<Validation, ApiError> {
     Ok(match source.load("dataset", config) {
         Ok(loaded) => {
-            let items = Session::borrowed(&loaded.dataset, Vec::new()).total();
+            let items =
+                Session::borrowed(&loaded.dataset, agenteval_core::engine::Customs::default())
+                    .total();
             let diagnostics = errors_first(loaded.diagnostics);
             Validation {
                 valid: !diagnostics.iter().any(is_error),

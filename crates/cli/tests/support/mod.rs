@@ -35,9 +35,18 @@ pub fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().expect("agenteval finishes")
 }
 
-/// The Foundry rows of `file` scored against an OpenAI-compatible judge at `judge_url` (its
-/// `/v1` route, model `llama3`, no cache, no key), parsed from stdout.
+/// The one Foundry row of `file` scored against an OpenAI-compatible judge at `judge_url` (see
+/// [`rows_with_openai_judge`]).
 pub fn score_with_openai_judge(file: &Path, judge_url: &str) -> serde_json::Value {
+    rows_with_openai_judge(file, judge_url)
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+}
+
+/// The Foundry rows of `file` scored against an OpenAI-compatible judge at `judge_url` (its
+/// `/v1` route, model `llama3`, no cache, no key), one per line of stdout.
+pub fn rows_with_openai_judge(file: &Path, judge_url: &str) -> Vec<serde_json::Value> {
     let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
         .arg("score")
         .arg(file)
@@ -54,6 +63,15 @@ pub fn score_with_openai_judge(file: &Path, judge_url: &str) -> serde_json::Valu
         .env_remove("OPENAI_API_KEY")
         .output()
         .expect("agenteval runs");
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)))
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let rows: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect();
+    assert!(
+        !rows.is_empty() && rows.len() == stdout.lines().count(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    rows
 }

@@ -33,15 +33,7 @@ impl Template {
     fn resolve<'a>(&self, row: &'a Map<String, Value>) -> Option<&'a Value> {
         match self {
             Template::SampleOutput => row.get("response"),
-            Template::Item(path) => {
-                let (first, rest) = path.split_first()?;
-                rest.iter()
-                    .try_fold(row.get(first.as_str())?, |value, segment| match value {
-                        Value::Object(object) => object.get(segment.as_str()),
-                        Value::Array(items) => items.get(segment.parse::<usize>().ok()?),
-                        _ => None,
-                    })
-            }
+            Template::Item(path) => crate::inputs::field_at(row, path),
         }
     }
 }
@@ -68,6 +60,7 @@ impl Criterion {
                 inputs.set(name, value);
             }
         }
+        inputs.set_fields(row);
         inputs
     }
 }
@@ -149,6 +142,13 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
         }
     };
     let name = text("name");
+    if let Some(grader) = entry
+        .get("type")
+        .and_then(Value::as_str)
+        .filter(|kind| GRADERS.contains(kind))
+    {
+        return model_grader(grader, name, entry, pointer, problems, before);
+    }
     let evaluator_name = text("evaluator_name");
     let initialization_parameters = match entry.get("initialization_parameters") {
         None | Some(Value::Null) => Map::new(),
@@ -192,6 +192,41 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
         evaluator_name: evaluator_name?,
         initialization_parameters,
         data_mapping,
+    })
+}
+
+/// The criterion types that are prompt-based graders rather than evaluators.
+const GRADERS: [&str; 2] = ["score_model", "label_model"];
+
+/// A `score_model` / `label_model` criterion: its own fields (`input`, `range`, `labels`,
+/// `model`…) are the grader's definition, and its placeholders read the whole row.
+fn model_grader(
+    grader: &str,
+    name: Option<String>,
+    entry: &Map<String, Value>,
+    pointer: &str,
+    problems: &mut Vec<Diagnostic>,
+    before: usize,
+) -> Option<Criterion> {
+    if entry.contains_key("data_mapping") {
+        problems.push(Diagnostic::at_pointer(
+            push_pointer(pointer, "data_mapping"),
+            format!("a {grader} criterion takes no data_mapping: its input templates name the row's fields ({{{{item.FIELD}}}})"),
+        ));
+    }
+    if problems.len() > before {
+        return None;
+    }
+    let definition = entry
+        .iter()
+        .filter(|(key, _)| key.as_str() != "name")
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    Some(Criterion {
+        name: name?,
+        evaluator_name: grader.to_owned(),
+        initialization_parameters: definition,
+        data_mapping: vec![("response".to_owned(), Template::SampleOutput)],
     })
 }
 

@@ -10,6 +10,7 @@ pub mod composite;
 #[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod endpoint;
+pub mod grading;
 pub mod http;
 mod limiter;
 pub mod reply;

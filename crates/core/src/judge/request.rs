@@ -14,6 +14,8 @@ pub enum Role {
     System,
     /// The data to judge.
     User,
+    /// An earlier answer (a custom template's example turn).
+    Assistant,
 }
 
 impl Role {
@@ -21,6 +23,7 @@ impl Role {
         match self {
             Role::System => "system",
             Role::User => "user",
+            Role::Assistant => "assistant",
         }
     }
 }

@@ -212,7 +212,7 @@ mod tests {
             "items": items
         });
         let loaded = dataset::load(document.to_string().as_bytes(), None).unwrap();
-        Session::new(loaded.dataset, Vec::new()).with_judge()
+        Session::new(loaded.dataset, crate::engine::Customs::default()).with_judge()
     }
 
     static NO_CREDENTIAL: FixedCredential = FixedCredential(None);

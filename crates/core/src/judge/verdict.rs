@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::composite::Composite;
 #[cfg(feature = "copilot-studio")]
 use super::copilot_studio::CopilotMethod;
+use super::grading::Grading;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
 use super::rubric::Rubric;
@@ -70,6 +71,8 @@ pub enum Dimensions {
     /// A Copilot Studio judged test method ([`CopilotMethod::result`]).
     #[cfg(feature = "copilot-studio")]
     CopilotStudio(CopilotMethod),
+    /// A custom judge's range or labels ([`Grading::result`]).
+    Custom(Arc<Grading>),
 }
 
 /// Why a judge call gave no answer, as the result's error.
@@ -114,6 +117,7 @@ impl Reading {
                 Some(Dimensions::Composite(composite)) => composite.result(label, &reply),
                 #[cfg(feature = "copilot-studio")]
                 Some(Dimensions::CopilotStudio(method)) => method.result(label, &reply),
+                Some(Dimensions::Custom(grading)) => grading.result(label, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),
                     Ok(score) => self.scored(label, score, reply),
@@ -196,6 +200,21 @@ fn round2(value: f64) -> f64 {
 /// # Errors
 /// Why the member is no score on the scale.
 pub fn score_on(member: Option<&Value>, scale: Scale) -> Result<f64, String> {
+    let (low, high) = scale.bounds();
+    let score = score_on_range(member, low, high)?;
+    if scale == Scale::Binary && score != low && score != high {
+        let shown = member.map(|value| value.to_string()).unwrap_or_default();
+        return Err(format!("the judge's score {shown} is not 0 or 1"));
+    }
+    Ok(score)
+}
+
+/// The score a reply's `score` member gives on the range `low..=high`: a finite number or
+/// numeric text within it.
+///
+/// # Errors
+/// Why the member is no score on the range.
+pub fn score_on_range(member: Option<&Value>, low: f64, high: f64) -> Result<f64, String> {
     let score = match member {
         None => return Err("the judge's reply has no score".to_owned()),
         Some(Value::Number(number)) => number.as_f64(),
@@ -203,15 +222,8 @@ pub fn score_on(member: Option<&Value>, scale: Scale) -> Result<f64, String> {
         Some(_) => None,
     };
     let shown = member.map(|value| value.to_string()).unwrap_or_default();
-    let (low, high) = scale.bounds();
     match score {
-        Some(score) if score.is_finite() && (low..=high).contains(&score) => {
-            if scale == Scale::Binary && score != low && score != high {
-                Err(format!("the judge's score {shown} is not 0 or 1"))
-            } else {
-                Ok(score)
-            }
-        }
+        Some(score) if score.is_finite() && (low..=high).contains(&score) => Ok(score),
         Some(_) => Err(format!(
             "the judge's score {shown} is off its scale ({}-{})",
             decimal::plain(low),

@@ -140,11 +140,20 @@ pub fn fence(sections: &[Section]) -> Fenced {
 
 /// Twelve hex digits derived from the data that occur in none of its sections.
 fn nonce(sections: &[Section]) -> String {
+    let parts: Vec<(&str, &str)> = sections
+        .iter()
+        .map(|section| (section.name, section.text.as_str()))
+        .collect();
+    nonce_of(&parts)
+}
+
+/// Twelve hex digits derived from the `(name, text)` pieces of data that occur in none of them.
+pub fn nonce_of(parts: &[(&str, &str)]) -> String {
     let mut hasher = Sha256::new();
-    for section in sections {
-        hasher.update(section.name.as_bytes());
-        hasher.update(section.text.len().to_le_bytes());
-        hasher.update(section.text.as_bytes());
+    for (name, text) in parts {
+        hasher.update(name.as_bytes());
+        hasher.update(text.len().to_le_bytes());
+        hasher.update(text.as_bytes());
     }
     let mut digest = hasher.finalize();
     loop {
@@ -153,10 +162,7 @@ fn nonce(sections: &[Section]) -> String {
             .take(6)
             .map(|byte| format!("{byte:02x}"))
             .collect();
-        if sections
-            .iter()
-            .all(|section| !section.text.contains(&candidate))
-        {
+        if parts.iter().all(|(_, text)| !text.contains(&candidate)) {
             return candidate;
         }
         digest = Sha256::digest(digest);
