@@ -98,8 +98,14 @@ export function connectWorker(worker = defaultWorker()) {
 
   function split(options, method) {
     const { custom, signal, onResult, onProgress, ...rest } = options ?? {};
-    if (custom !== undefined) {
-      throw misuse(`options.custom: custom evaluators are functions and cannot run in a worker; call ${method}() directly`);
+    if (custom !== undefined && custom !== null) {
+      const functions = Object.keys(custom).filter((name) => typeof custom[name] === "function");
+      if (functions.length > 0) {
+        throw misuse(
+          `options.custom.${functions[0]}: custom evaluators that are functions cannot run in a worker; call ${method}() directly (judge templates can run in a worker)`,
+        );
+      }
+      rest.custom = custom;
     }
     const judged = rest.judge !== undefined && rest.judge !== null;
     const getToken = judged && typeof rest.judge.getToken === "function" ? rest.judge.getToken : undefined;

@@ -67,23 +67,17 @@ enum Slot {
 impl Slot {
     fn new(name: &str, label: &str, options: &Map<String, Value>, customs: &Customs) -> Self {
         #[cfg(feature = "judge")]
-        if let Some((_, template)) = customs.templates.iter().find(|(known, _)| known == name) {
-            return match evaluators::judged::template::configure(
-                label,
-                std::sync::Arc::clone(template),
-                Options::new(options),
-            ) {
-                Ok(evaluator) => Slot::Ready {
-                    spec: &evaluators::judged::template::SPEC,
-                    label: label.to_owned(),
-                    evaluator,
-                },
-                Err(error) => Slot::Broken(EvalResult::error(
-                    label,
-                    ErrorCode::EvaluatorConfigurationError,
-                    error.message,
-                )),
-            };
+        {
+            use evaluators::judged::template;
+            if let Some((_, judge)) = customs.templates.iter().find(|(known, _)| known == name) {
+                let built =
+                    template::configure(label, std::sync::Arc::clone(judge), Options::new(options));
+                return Slot::built(&template::SPEC, label, built);
+            }
+            if template::GRADERS.contains(&name) {
+                let built = template::build_grader(label, Options::new(options));
+                return Slot::built(&template::SPEC, label, built);
+            }
         }
         let Some(spec) = evaluators::find(name) else {
             if customs.functions.iter().any(|custom| custom == name) {
@@ -115,6 +109,15 @@ impl Slot {
             }
             evaluators::EvaluatorKind::Deterministic => (spec.build)(label, Options::new(options)),
         };
+        Slot::built(spec, label, built)
+    }
+
+    /// The slot of an evaluator built (or refused) under `label`.
+    fn built(
+        spec: &'static EvaluatorSpec,
+        label: &str,
+        built: Result<Box<dyn Evaluator>, crate::options::ConfigError>,
+    ) -> Self {
         match built {
             Ok(evaluator) => Slot::Ready {
                 spec,

@@ -3,7 +3,8 @@
 //! and the faults' business.
 //!
 //! Known names: `score=JSON`, `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N` and
-//! `dimension=ID:VALUE` (a rubric dimension's rating) and `label=TEXT` (a label prompt's answer). When a name appears twice, the first
+//! `dimension=ID:VALUE` (a rubric dimension's rating), `label=TEXT` (a label prompt's answer) and
+//! `entails=ITEM:HITS` (an entailment prompt's answer for one item). When a name appears twice, the first
 //! occurrence wins (for `dimension`, per id). An unknown name or fault kind is an error,
 //! answered with 400, so that a typo in a test fails loudly instead of scoring normally.
 
@@ -40,6 +41,9 @@ pub(crate) struct Directives {
     pub(crate) dimensions: Vec<(String, DimensionRating)>,
     /// `label=TEXT`: the label a label prompt gets.
     pub(crate) label: Option<String>,
+    /// `entails=ITEM:HITS`: the hits (numbers, comma-separated; `none` for none) an entailment
+    /// prompt's item gets, or `omit` to leave the item out; one per item, in order.
+    pub(crate) entails: Vec<(u64, Option<Vec<Value>>)>,
     /// Whether any directive was present.
     pub(crate) any: bool,
 }
@@ -84,6 +88,33 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
         ("label", Some(value)) => {
             directives.label.get_or_insert_with(|| value.to_string());
         }
+        ("entails", Some(value)) => {
+            let parsed = value.split_once(':').and_then(|(item, hits)| {
+                let item = item.trim().parse::<u64>().ok()?;
+                let hits = match hits.trim() {
+                    "omit" => None,
+                    "none" => Some(Vec::new()),
+                    list => Some(
+                        list.split(',')
+                            .map(|hit| {
+                                let hit = hit.trim();
+                                serde_json::from_str(hit).unwrap_or_else(|_| Value::from(hit))
+                            })
+                            .collect(),
+                    ),
+                };
+                Some((item, hits))
+            });
+            let Some((item, hits)) = parsed else {
+                return Err(format!(
+                    "bad `[[judge:entails={value}]]`: expected `ITEM:HITS`, HITS comma-separated \
+                     numbers, `none` or `omit`"
+                ));
+            };
+            if directives.entails.iter().all(|(known, _)| *known != item) {
+                directives.entails.push((item, hits));
+            }
+        }
         ("skip", None) => directives.skip = true,
         ("fault", Some(value)) => {
             let fault = parse_fault(value)?;
@@ -111,7 +142,7 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "unknown judge directive `[[judge:{body}]]`; known: `score=JSON`, \
-                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `dimension=ID:VALUE`, `label=TEXT`"
+                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `dimension=ID:VALUE`, `label=TEXT`, `entails=ITEM:HITS`"
             ))
         }
     }

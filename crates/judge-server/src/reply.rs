@@ -22,6 +22,9 @@ const DEFAULT_SCALE: (i64, i64) = (1, 5);
 const SCALE_PHRASES: [&str; 2] = ["integer from ", "number from "];
 /// The line of a custom label prompt that lists its labels as a JSON array.
 const LABELS: &str = "Labels: ";
+/// The line of an entailment prompt that says how many items and hits it numbers:
+/// `N items, M hits`.
+const ENTAILMENT_COUNTS: &str = "Entailment counts: ";
 /// The line of a rubric prompt that lists its dimension ids as a JSON array.
 const DIMENSION_IDS: &str = "Dimension ids: ";
 /// The line of a composite prompt that gives each dimension's scale: `{"id": [LO, HI], …}`.
@@ -109,6 +112,13 @@ fn labels(system: &str) -> Option<Vec<String>> {
     serde_json::from_str(line.trim()).ok()
 }
 
+/// An entailment prompt's number of items, from its `Entailment counts: N items, M hits` line.
+fn entailment_items(system: &str) -> Option<u64> {
+    let start = system.find(ENTAILMENT_COUNTS)? + ENTAILMENT_COUNTS.len();
+    let (count, _) = leading_integer(system.get(start..)?)?;
+    u64::try_from(count).ok()
+}
+
 /// A composite prompt's per-dimension scales: the JSON object after `Dimension scales: `.
 fn dimension_scales(system: &str) -> Map<String, Value> {
     system
@@ -164,6 +174,24 @@ fn verdict(conversation: &Conversation, directives: &Directives, seeds: (u64, u6
         );
         object.insert("score".into(), Value::Null);
         object.insert("status".into(), Value::from("skipped"));
+        Value::Null
+    } else if let Some(items) = entailment_items(&conversation.system) {
+        let answers = (1..=items)
+            .filter_map(|item| {
+                let hits = match directives.entails.iter().find(|(known, _)| *known == item) {
+                    Some((_, None)) => return None,
+                    Some((_, Some(hits))) => hits.clone(),
+                    None => Vec::new(),
+                };
+                Some(json!({"item": item, "entailed_by": hits}))
+            })
+            .collect::<Vec<_>>();
+        let reason = directives.reason.clone().unwrap_or_else(|| {
+            format!("local judge: entailment of {items} items, from the request's directives")
+        });
+        object.insert("reason".into(), Value::from(reason));
+        object.insert("items".into(), Value::Array(answers));
+        object.insert("status".into(), Value::from("completed"));
         Value::Null
     } else if let Some(labels) = labels(&conversation.system).filter(|labels| !labels.is_empty()) {
         let index = usize::try_from(text_hash % labels.len() as u64).unwrap_or_default();
@@ -413,6 +441,22 @@ mod tests {
             score_scale("<number from 0 to 10> then integer from 1 to 5"),
             (0, 10)
         );
+    }
+
+    #[test]
+    fn entailment_prompts_answer_every_item_from_the_directives() {
+        let conversation = Conversation {
+            system: "Entailment counts: 3 items, 2 hits\n".into(),
+            others: "Hit 1: [[judge:entails=1:2,1]] [[judge:entails=3:omit]]".into(),
+            bytes: 0,
+        };
+        let directives = directives::parse(&conversation.others).expect("directives");
+        let object = verdict(&conversation, &directives, (0, 0)).object;
+        assert_eq!(
+            object["items"],
+            json!([{"item": 1, "entailed_by": [2, 1]}, {"item": 2, "entailed_by": []}])
+        );
+        assert!(directives::parse("[[judge:entails=x]]").is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use agenteval_core::custom::{self, CustomReturn};
 use agenteval_core::dataset::Dataset;
-use agenteval_core::engine::{PendingCase, Session, Step};
+use agenteval_core::engine::{Customs, PendingCase, Session, Step};
 use agenteval_core::json::{Map, Value};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -174,8 +174,10 @@ pub(crate) enum NoJudge {}
 #[cfg(not(feature = "judge"))]
 type JudgeSettings = NoJudge;
 
-/// Checks the hooks shared by `score` and `scoreItem`; returns the custom evaluator names.
-fn check_hooks(options: &OptionsObject) -> Result<Vec<String>, ApiError> {
+/// Checks the hooks shared by `score` and `scoreItem`; returns the custom evaluators: functions
+/// by name, and (in the judge module) judge templates. The first module sends a call with a
+/// template to the judge module (`otherModule`).
+fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
     options.signal("signal")?;
     options.positive_number("sliceMs").or_else(|error| {
         if options.get("sliceMs").is_undefined() {
@@ -184,13 +186,64 @@ fn check_hooks(options: &OptionsObject) -> Result<Vec<String>, ApiError> {
             Err(error)
         }
     })?;
-    let customs = options.functions("custom")?;
-    for name in &customs {
-        custom::check_name(name).map_err(|error| {
-            ApiError::argument(&format!("options.custom.{name}"), error.message)
-        })?;
+    let mut customs = Customs::default();
+    for (name, entry) in options.entries("custom")? {
+        let field = format!("options.custom.{name}");
+        custom::check_name(&name).map_err(|error| ApiError::argument(&field, error.message))?;
+        if entry.is_function() {
+            customs.functions.push(name);
+        } else if entry.is_object() {
+            customs_template(&mut customs, name, &entry, &field)?;
+        } else {
+            return Err(ApiError::argument(
+                &field,
+                "a function (input, options, context) => result, or a judge template object",
+            ));
+        }
     }
     Ok(customs)
+}
+
+/// Reads a judge template given as `options.custom.NAME`.
+#[cfg(feature = "judge")]
+fn customs_template(
+    customs: &mut Customs,
+    name: String,
+    entry: &JsValue,
+    field: &str,
+) -> Result<(), ApiError> {
+    let definition = convert::json_value(entry, field)?;
+    let template =
+        agenteval_core::evaluators::judged::template::JudgeTemplate::from_value(&definition)
+            .map_err(|error| {
+                let separator = if error.message.starts_with('/') {
+                    ""
+                } else {
+                    ": "
+                };
+                ApiError::new(
+                    ErrorCode::InvalidArgument,
+                    format!("{field}{separator}{}", error.message),
+                )
+            })?;
+    customs
+        .templates
+        .push((name, std::sync::Arc::new(template)));
+    Ok(())
+}
+
+/// Judge templates run in the judge module.
+#[cfg(not(feature = "judge"))]
+fn customs_template(
+    _customs: &mut Customs,
+    _name: String,
+    _entry: &JsValue,
+    field: &str,
+) -> Result<(), ApiError> {
+    Err(ApiError::new(
+        ErrorCode::OtherModule,
+        format!("{field}: a judge template runs in the judge module"),
+    ))
 }
 
 /// The one-item M365 document `scoreItem` scores: the item with `evaluators` set and
@@ -303,7 +356,7 @@ struct Finished<'a> {
 }
 
 impl ScoreRun {
-    fn new(dataset: Dataset, customs: Vec<String>) -> Self {
+    fn new(dataset: Dataset, customs: Customs) -> Self {
         ScoreRun::over(Session::new(dataset, customs))
     }
 

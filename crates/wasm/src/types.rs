@@ -118,6 +118,23 @@ export type CustomEvaluator = (
  */
 export type CustomResult = boolean | number | CustomResultObject;
 /**
+ * A custom judged evaluator: a prompt template sent to the judge (in the judge module; without
+ * a judge its results are `skipped`). Placeholders: `{{prompt}}`, `{{response}}`,
+ * `{{expected_response}}`, `{{context}}`, `{{item.FIELD}}` (any field of the item or row). The
+ * judge scores on `range` (default [1, 5]) and passes at `threshold` (default the middle), or
+ * answers one of `labels` and passes with one of `passing_labels`.
+ */
+export type JudgeTemplate = {
+  prompt?: string;
+  messages?: { role: "system" | "developer" | "user" | "assistant"; content: string }[];
+  range?: [number, number];
+  threshold?: number;
+  labels?: string[];
+  passing_labels?: string[];
+  model?: string;
+  sampling_params?: { temperature?: number; max_completions_tokens?: number; seed?: number };
+};
+/**
  * UTF-8 bytes in a `Uint8Array` over a plain `ArrayBuffer` (`Uint8Array<ArrayBuffer>` from
  * TypeScript 5.7, so `new Blob([bytes])` type-checks; plain `Uint8Array` before).
  */
@@ -158,17 +175,20 @@ export interface WorkerLike {
   addEventListener(type: "message" | "error", listener: (event: any) => void): void;
   terminate(): void;
 }
+/** Options of `score` and `evaluate` in the worker: custom evaluators only as judge templates. */
+export type WorkerScoreOptions = Omit<ScoreOptions, "custom"> & { custom?: { [name: string]: JudgeTemplate } };
 /**
  * The package's API run in its Web Worker, so scoring never blocks the page. The same functions,
- * all asynchronous; custom evaluators (functions) cannot be sent to a worker.
+ * all asynchronous; custom evaluators that are functions cannot be sent to a worker (judge
+ * templates can).
  */
 export interface WorkerClient {
   validate(dataset: DatasetInput, options?: ValidateOptions | null): Promise<Validation>;
   evaluators(): Promise<EvaluatorInfo[]>;
   version(): Promise<string>;
-  score(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<RunReport>;
+  score(dataset: DatasetInput, options?: WorkerScoreOptions | null): Promise<RunReport>;
   /** `evaluate` in the worker: the dataset and report stay there until `free()`. */
-  evaluate(dataset: DatasetInput, options?: Omit<ScoreOptions, "custom"> | null): Promise<WorkerEvaluation>;
+  evaluate(dataset: DatasetInput, options?: WorkerScoreOptions | null): Promise<WorkerEvaluation>;
   /** `scoreDocument` in the worker (a `bytes` document is transferred, not copied). */
   scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptions & { output: "bytes" }): Promise<ScoredDocument<Utf8Bytes>>;
   /** The stream is transferred to the worker, which writes and closes it. */
@@ -178,7 +198,7 @@ export interface WorkerClient {
   scoreItem(
     item: JsonObject,
     evaluators: EvaluatorSelection,
-    options?: Omit<ScoreItemOptions, "custom"> | null,
+    options?: (Omit<ScoreItemOptions, "custom"> & { custom?: { [name: string]: JudgeTemplate } }) | null,
   ): Promise<CaseOutcome>;
   render(report: RunReport, format: Format, options?: RenderOptions | null): Promise<string>;
   /** `readReport` in the worker. */
@@ -678,8 +698,9 @@ pub struct ScoreOptions {
     /// Foundry evaluation config, as JSON text or an object; used when the rows carry none.
     #[tsify(optional, type = "string | JsonObject")]
     pub config: Option<()>,
-    /// Custom evaluators by name. A dataset naming one runs it like a built-in.
-    #[tsify(optional, type = "{ [name: string]: CustomEvaluator }")]
+    /// Custom evaluators by name: functions, or judge prompt templates. A dataset naming one
+    /// runs it like a built-in.
+    #[tsify(optional, type = "{ [name: string]: CustomEvaluator | JudgeTemplate }")]
     pub custom: Option<()>,
     /// Cancels the run: the promise rejects with the signal's reason.
     #[tsify(optional, type = "AbortSignal")]
@@ -782,7 +803,7 @@ pub struct ScoreDocumentOptions {
 #[serde(rename_all = "camelCase")]
 pub struct ScoreItemOptions {
     /// Custom evaluators by name, selectable in `evaluators` like built-ins.
-    #[tsify(optional, type = "{ [name: string]: CustomEvaluator }")]
+    #[tsify(optional, type = "{ [name: string]: CustomEvaluator | JudgeTemplate }")]
     pub custom: Option<()>,
     /// Cancels the call: the promise rejects with the signal's reason (with a judge: judge calls
     /// not yet answered end `skipped`).

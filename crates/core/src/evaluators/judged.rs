@@ -17,6 +17,8 @@ mod convert;
 #[cfg(all(feature = "judge", feature = "copilot-studio"))]
 pub mod copilot_studio;
 mod early;
+#[cfg(feature = "judge")]
+pub(crate) mod entailment;
 mod groundedness;
 mod prompt;
 mod quality;
@@ -119,47 +121,6 @@ const COMPOSITE_OPTIONS: &[OptionSpec] = &[
     MODEL_OPTIONS[1],
 ];
 
-const GRADER_OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "input",
-        kind: "array of {role, content}",
-        default: "required",
-        description:
-            "the prompt's messages, with {{item.FIELD}} and {{sample.output_text}} placeholders",
-    },
-    OptionSpec {
-        name: "range",
-        kind: "[low, high]",
-        default: "[1, 5]",
-        description: "score_model: the score's range",
-    },
-    OptionSpec {
-        name: "pass_threshold",
-        kind: "number in range",
-        default: "the middle of the range",
-        description: "score_model: minimum score that passes",
-    },
-    OptionSpec {
-        name: "labels",
-        kind: "array of text",
-        default: "required",
-        description: "label_model: the labels the judge chooses from",
-    },
-    OptionSpec {
-        name: "passing_labels",
-        kind: "array of text",
-        default: "required",
-        description: "label_model: the labels that pass",
-    },
-    OptionSpec {
-        name: "sampling_params",
-        kind: "{temperature, max_completions_tokens, seed}",
-        default: "{temperature: 0}",
-        description: "model parameters of the grader's calls",
-    },
-    MODEL_OPTIONS[1],
-];
-
 const PERCENT_OPTIONS: &[OptionSpec] = &[OptionSpec {
     name: "threshold",
     kind: "number 0..100",
@@ -218,16 +179,12 @@ const OUTPUT_QUALITY_BUILD: super::BuildFn = composite::build_output_quality;
 #[cfg(not(feature = "judge"))]
 const OUTPUT_QUALITY_BUILD: super::BuildFn = build_unavailable;
 #[cfg(feature = "judge")]
-const GRADER_BUILD: super::BuildFn = template::build_grader;
-#[cfg(not(feature = "judge"))]
-const GRADER_BUILD: super::BuildFn = build_unavailable;
-#[cfg(feature = "judge")]
 const TOOL_USE_QUALITY_BUILD: super::BuildFn = composite::build_tool_use_quality;
 #[cfg(not(feature = "judge"))]
 const TOOL_USE_QUALITY_BUILD: super::BuildFn = build_unavailable;
 
 /// Every LLM-judged evaluator, under its M365 / Copilot Studio name and its Foundry id.
-pub static SPECS: [EvaluatorSpec; 39] = [
+pub static SPECS: [EvaluatorSpec; 37] = [
     standard("Relevance", QR, LIKERT_OPTIONS, LIKERT),
     standard("Coherence", QR, LIKERT_OPTIONS, LIKERT),
     standard(
@@ -421,25 +378,7 @@ pub static SPECS: [EvaluatorSpec; 39] = [
             COMPOSITE,
         )
     },
-    grader(
-        "score_model",
-        "judge score on `range` >= `pass_threshold` (the middle of the range)",
-    ),
-    grader(
-        "label_model",
-        "the judge's label is one of `passing_labels`",
-    ),
 ];
-
-/// A Foundry prompt-based grader (`score_model`, `label_model`): its options are the grader's
-/// definition (`input`, `range`, `labels`…), read by [`template`].
-const fn grader(name: &'static str, pass_rule: &'static str) -> EvaluatorSpec {
-    EvaluatorSpec {
-        needs_response: false,
-        build: GRADER_BUILD,
-        ..judged(name, &["response"], GRADER_OPTIONS, pass_rule)
-    }
-}
 
 /// A judged evaluator agenteval does not run yet.
 struct Unavailable {

@@ -3,11 +3,14 @@
 //! `min_expected_count` hits)?
 //!
 //! Deterministic matching is the schema 1.5 rule (case-insensitive substring of any
-//! `extracts[].text`). `"match": "entailment"` (the schema ≥1.6 rule) needs an LLM judge, which this
-//! module does not call: it reports `skipped`. See the reference notes §4.5.
+//! `extracts[].text`). `"match": "entailment"` (the schema ≥1.6 rule) asks an LLM judge, in one
+//! call per item, which hits entail each expected item (`judged::entailment`); without a judge it
+//! is `skipped`. See the reference notes §4.5.
 
 use crate::json::{Map, Value};
 
+#[cfg(feature = "judge")]
+use super::judged::entailment::{self, ShownHit};
 use super::retrieval_query::evidence::{
     array_at, as_object, execution_path, int_at, scoped_executions, str_at, Malformed,
     ScopedExecution,
@@ -15,6 +18,8 @@ use super::retrieval_query::evidence::{
 use super::retrieval_query::fold::{Haystack, Term};
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
+#[cfg(feature = "judge")]
+use crate::judge::JudgeCall;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::EvalResult;
 use crate::sorting;
@@ -56,7 +61,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
             name: "match",
             kind: "\"substring\" | \"entailment\"",
             default: "\"substring\"",
-            description: "substring: schema 1.5 rule; entailment: an LLM judge decides (skipped when no judge is configured)",
+            description: "substring: schema 1.5 rule; entailment: an LLM judge decides, one call per item (skipped when no judge is configured)",
         },
     ],
     pass_rule: "every expected item matched within max_rank and the count check holds",
@@ -167,6 +172,7 @@ impl DiagnosticCode {
     }
 }
 
+#[derive(Clone)]
 struct RetrievalResult {
     label: String,
     capability: Term,
@@ -199,6 +205,8 @@ struct Hits<'a> {
     total: usize,
     candidates: Vec<Candidate<'a>>,
     extracts: Vec<Haystack<'a>>,
+    /// The extracts' text as written, parallel to `extracts`.
+    texts: Vec<&'a str>,
     source: HitSource,
 }
 
@@ -211,9 +219,67 @@ impl Evaluator for RetrievalResult {
             );
         }
         match self.hits(inputs.get("diagnostics")) {
-            Ok(hits) => self.judge(&hits),
+            Ok(hits) => self.by_substring(&hits),
             Err(malformed) => malformed.into_result(&self.label),
         }
+    }
+
+    #[cfg(feature = "judge")]
+    fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
+        self.entailment.then(|| self.entailment_call(inputs))
+    }
+}
+
+#[cfg(feature = "judge")]
+impl RetrievalResult {
+    /// The judge call asking which candidates entail each expected item, or the result reached
+    /// without one: malformed diagnostics, no expected item (the count alone decides), or no
+    /// candidate to ask about.
+    fn entailment_call(&self, inputs: &Inputs<'_>) -> Result<JudgeCall, Box<EvalResult>> {
+        let hits = self
+            .hits(inputs.get("diagnostics"))
+            .map_err(|malformed| Box::new(malformed.into_result(&self.label)))?;
+        if self.expected_items.is_empty() || hits.candidates.is_empty() {
+            return Err(Box::new(self.by_substring(&hits)));
+        }
+        let shown: Vec<ShownHit<'_>> = hits
+            .candidates
+            .iter()
+            .map(|candidate| ShownHit {
+                rank: candidate.rank,
+                url: candidate.url,
+                extracts: hits
+                    .texts
+                    .get(candidate.extracts.clone())
+                    .unwrap_or_default()
+                    .to_vec(),
+            })
+            .collect();
+        let items: Vec<&str> = self
+            .expected_items
+            .iter()
+            .map(|item| item.original.as_str())
+            .collect();
+        let evaluator = self.clone();
+        let (total, source) = (hits.total, hits.source);
+        let candidates: Vec<(i64, Option<String>)> = hits
+            .candidates
+            .iter()
+            .map(|candidate| (candidate.rank, candidate.url.map(str::to_owned)))
+            .collect();
+        let finish = move |matches: &[Option<usize>]| {
+            let borrowed: Vec<(i64, Option<&str>)> = candidates
+                .iter()
+                .map(|(rank, url)| (*rank, url.as_deref()))
+                .collect();
+            evaluator.verdict(total, source, &borrowed, matches)
+        };
+        Ok(entailment::call(
+            &self.label,
+            &items,
+            &shown,
+            std::sync::Arc::new(finish),
+        ))
     }
 }
 
@@ -224,6 +290,7 @@ impl RetrievalResult {
             total: 0,
             candidates: Vec::new(),
             extracts: Vec::new(),
+            texts: Vec::new(),
             source: HitSource::Executions,
         };
         let scoped = match scoped_executions(diagnostics, &self.capability.folded)? {
@@ -293,6 +360,7 @@ impl RetrievalResult {
                 })?;
                 if let Some(text) = text {
                     hits.extracts.push(Haystack::new(text));
+                    hits.texts.push(text);
                 }
             }
             hits.candidates.push(Candidate {
@@ -304,22 +372,46 @@ impl RetrievalResult {
         Ok(())
     }
 
-    fn judge(&self, hits: &Hits<'_>) -> EvalResult {
-        let evaluated = hits.candidates.len();
+    /// The result when each expected item is matched by a hit whose extract contains it.
+    fn by_substring(&self, hits: &Hits<'_>) -> EvalResult {
+        let matches: Vec<Option<usize>> = self
+            .expected_items
+            .iter()
+            .map(|item| {
+                hits.candidates.iter().position(|candidate| {
+                    hits.extracts
+                        .get(candidate.extracts.clone())
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|extract| extract.contains(&item.folded))
+                })
+            })
+            .collect();
+        let shown: Vec<(i64, Option<&str>)> = hits
+            .candidates
+            .iter()
+            .map(|candidate| (candidate.rank, candidate.url))
+            .collect();
+        self.verdict(hits.total, hits.source, &shown, &matches)
+    }
+
+    /// The result from the hits: `total` of them, `candidates` (rank, URL) within `max_rank` in
+    /// rank order, and for each expected item the candidate that matched it.
+    fn verdict(
+        &self,
+        total: usize,
+        source: HitSource,
+        candidates: &[(i64, Option<&str>)],
+        matches: &[Option<usize>],
+    ) -> EvalResult {
+        let evaluated = candidates.len();
         let mut matched_items = Vec::new();
         let mut missing_items = Vec::new();
         let mut missing_texts = Vec::new();
         let mut missing_reason = None;
-        for item in &self.expected_items {
-            let best = hits.candidates.iter().find(|candidate| {
-                hits.extracts
-                    .get(candidate.extracts.clone())
-                    .unwrap_or_default()
-                    .iter()
-                    .any(|extract| extract.contains(&item.folded))
-            });
-            match best {
-                Some(candidate) => matched_items.push(matched_item(item, candidate)),
+        for (item, found) in self.expected_items.iter().zip(matches) {
+            match found.and_then(|index| candidates.get(index)) {
+                Some(candidate) => matched_items.push(matched_item(item, *candidate)),
                 None => {
                     missing_texts.push(item.original.as_str());
                     let reason =
@@ -329,7 +421,7 @@ impl RetrievalResult {
             }
         }
         let count_ok = !matches!(self.min_expected_count, Some(minimum) if evaluated < minimum);
-        let code = if hits.total == 0 {
+        let code = if total == 0 {
             DiagnosticCode::Error
         } else if !count_ok {
             DiagnosticCode::CountBelowMinimum
@@ -349,7 +441,7 @@ impl RetrievalResult {
             matched_items.len() as f64 / self.expected_items.len() as f64
         };
         let reason = if code == DiagnosticCode::Error {
-            self.no_hits_reason(hits.source)
+            self.no_hits_reason(source)
         } else {
             self.reason(evaluated, matched_items.len(), &missing_texts, count_ok)
         };
@@ -432,16 +524,16 @@ fn missing_item(item: &Term, reason: &str) -> Value {
     Value::Object(object)
 }
 
-fn matched_item(item: &Term, candidate: &Candidate<'_>) -> Value {
+fn matched_item(item: &Term, (rank, url): (i64, Option<&str>)) -> Value {
     let mut object = Map::with_capacity(3);
     object.insert(
         "extractMatch".to_owned(),
         Value::from(item.original.as_str()),
     );
-    if let Some(url) = candidate.url {
+    if let Some(url) = url {
         object.insert("matchedHitUrl".to_owned(), Value::from(url));
     }
-    object.insert("matchedHitRank".to_owned(), Value::from(candidate.rank));
+    object.insert("matchedHitRank".to_owned(), Value::from(rank));
     Value::Object(object)
 }
 

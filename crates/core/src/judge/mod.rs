@@ -10,6 +10,7 @@ pub mod composite;
 #[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod endpoint;
+pub mod entailment;
 pub mod grading;
 pub mod http;
 mod limiter;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::composite::Composite;
 #[cfg(feature = "copilot-studio")]
 use super::copilot_studio::CopilotMethod;
+use super::entailment::Entailment;
 use super::grading::Grading;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
@@ -73,6 +74,8 @@ pub enum Dimensions {
     CopilotStudio(CopilotMethod),
     /// A custom judge's range or labels ([`Grading::result`]).
     Custom(Arc<Grading>),
+    /// Which hits entail RetrievalResult's expected items ([`Entailment::result`]).
+    Entailment(Entailment),
 }
 
 /// Why a judge call gave no answer, as the result's error.
@@ -118,6 +121,7 @@ impl Reading {
                 #[cfg(feature = "copilot-studio")]
                 Some(Dimensions::CopilotStudio(method)) => method.result(label, &reply),
                 Some(Dimensions::Custom(grading)) => grading.result(label, &reply),
+                Some(Dimensions::Entailment(entailment)) => entailment.result(label, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),
                     Ok(score) => self.scored(label, score, reply),

@@ -34,8 +34,13 @@ pub const PROMPT: PromptId = PromptId {
 /// judge server reads it to answer with one of them).
 pub const LABELS_LINE: &str = "Labels: ";
 
-/// The catalog entry a template evaluator's results are reported under: judged, always needing
-/// the response of an M365 item, as every custom evaluator does.
+/// The Foundry criterion types that are prompt-based graders; such a criterion's fields are its
+/// definition ([`build_grader`]).
+pub const GRADERS: [&str; 2] = ["score_model", "label_model"];
+
+/// The entry a template evaluator's results are reported under (it is in no catalog: custom
+/// names come from the caller, grader criteria from their type): judged, needing the response of
+/// an M365 item, as every custom evaluator does.
 pub static SPEC: EvaluatorSpec = EvaluatorSpec {
     name: "custom judge",
     kind: EvaluatorKind::Judge,
@@ -528,10 +533,7 @@ pub fn configure(
 ///
 /// # Errors
 /// What is wrong with the definition.
-pub(super) fn build_grader(
-    label: &str,
-    options: Options<'_>,
-) -> Result<Box<dyn Evaluator>, ConfigError> {
+pub fn build_grader(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
     let template = JudgeTemplate::from_value(&Value::Object(options.map().clone()))?;
     configure(label, Arc::new(template), Options::empty())
 }

@@ -306,3 +306,96 @@ fn options_are_validated() {
             .contains("`match`")
     );
 }
+
+#[cfg(feature = "judge")]
+mod judged {
+    use super::*;
+    use crate::judge::reply::{Completion, Usage};
+    use crate::judge::JudgeCall;
+
+    fn call(options: Value, diagnostics: &Value) -> Result<JudgeCall, Box<EvalResult>> {
+        let map = options.as_object().cloned().unwrap_or_default();
+        let evaluator = (SPEC.build)("RetrievalResult", Options::new(&map)).expect("valid options");
+        evaluator
+            .judge(&Inputs::new().with("diagnostics", diagnostics))
+            .expect("entailment asks the judge")
+    }
+
+    fn answered(call: &JudgeCall, content: &str) -> EvalResult {
+        let completion = Completion {
+            content: Some(content.to_owned()),
+            refusal: None,
+            finish_reason: Some("stop".into()),
+            usage: Usage::default(),
+            model: None,
+        };
+        call.combine(vec![call.reading.result(
+            &call.label,
+            call.request.prompt,
+            Ok(&completion),
+        )])
+    }
+
+    fn entailment_options() -> Value {
+        json!({"capability": "OneDriveAndSharePoint", "max_rank": 3, "match": "entailment", "expected_items": [
+            {"retrievalExtract_contains": "A joint check is needed for mortgage claims"},
+            {"retrievalExtract_contains": "Claims are paid within a week"}
+        ]})
+    }
+
+    #[test]
+    fn one_call_shows_the_candidates_in_rank_order_and_the_judge_decides_the_matches() {
+        let call = call(entailment_options(), &policy_diagnostics()).expect("a call");
+        let user = &call.request.messages[1].content;
+        assert!(user.contains(
+            "1. A joint check is needed for mortgage claims\n2. Claims are paid within a week"
+        ));
+        assert!(user.contains(
+            "Hit 1 (rank 1, https://contoso/a):\nIntro\nA Mortgage Company JOINT CHECK is required"
+        ));
+        assert!(user.contains("Hit 3 (rank 3, https://contoso/c):"));
+        assert!(
+            !user.contains("unicorn"),
+            "unranked hits and other capabilities are not shown"
+        );
+        let result = answered(
+            &call,
+            r#"{"reason": "hit 1 states the first", "items": [{"item": 1, "entailed_by": [3, 1]}, {"item": 2, "entailed_by": []}]}"#,
+        );
+        assert_eq!(result.result, Verdict::Fail);
+        assert_eq!(result.score, Some(0.5));
+        assert_eq!(code(&result), "not_retrieved");
+        assert_eq!(
+            result.details["matched_items"],
+            json!([{"extractMatch": "A joint check is needed for mortgage claims", "matchedHitUrl": "https://contoso/a", "matchedHitRank": 1}])
+        );
+        assert_eq!(result.details["judge_reason"], "hit 1 states the first");
+        assert_eq!(result.details["prompt_version"], "retrieval_entailment/v1");
+        let all = answered(
+            &call,
+            r#"{"items": [{"item": 1, "entailed_by": [1]}, {"item": 2, "entailed_by": [3]}]}"#,
+        );
+        assert_eq!((all.result, code(&all)), (Verdict::Pass, "pass"));
+        let invented = answered(
+            &call,
+            r#"{"items": [{"item": 1, "entailed_by": [4]}, {"item": 2, "entailed_by": []}]}"#,
+        );
+        assert_eq!(
+            invented.error.map(|error| error.code),
+            Some(ErrorCode::JudgeOutputUnparseable)
+        );
+    }
+
+    #[test]
+    fn no_candidates_or_no_expected_items_are_decided_without_a_call() {
+        let nothing = json!({"retrieval_executions": []});
+        let decided = *call(entailment_options(), &nothing).expect_err("no call");
+        assert_eq!(code(&decided), "error");
+        let count_only = json!({"capability": "OneDriveAndSharePoint", "min_expected_count": 2, "match": "entailment"});
+        let decided = *call(count_only, &policy_diagnostics()).expect_err("no call");
+        assert_eq!((decided.result, code(&decided)), (Verdict::Pass, "pass"));
+        let malformed = json!({"retrieval_executions": [{"capability": "OneDriveAndSharePoint", "retrievalHits": 3}]});
+        let decided = *call(entailment_options(), &malformed).expect_err("no call");
+        assert_eq!(decided.result, Verdict::Error);
+    }
+}
