@@ -30,6 +30,9 @@ pub struct JudgeArgs {
     /// Deployment (azure) or model name [env: AZURE_AI_MODEL_NAME].
     #[arg(long, value_name = "NAME")]
     pub judge_model: Option<String>,
+    /// Embeddings deployment or model, for Copilot Studio's TextSimilarity.
+    #[arg(long, value_name = "NAME")]
+    pub judge_embedding_model: Option<String>,
     /// Azure OpenAI api-version [env: AZURE_AI_API_VERSION; default 2024-10-21].
     #[arg(long, value_name = "VERSION")]
     pub judge_api_version: Option<String>,
@@ -150,6 +153,7 @@ impl JudgeArgs {
         }
         endpoint.max_tokens = self.judge_max_tokens;
         endpoint.seed = self.judge_seed;
+        endpoint.embedding_model = self.judge_embedding_model.clone();
         let key_env = self.judge_key_env.clone().unwrap_or_else(|| {
             match kind {
                 EndpointKind::OpenAi => "OPENAI_API_KEY",

@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use support::root;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn agenteval(args: &[&str], stdin: Option<&[u8]>) -> Output {
     support::with_stdin(args, stdin.unwrap_or_default())
@@ -113,8 +113,8 @@ fn a_header_without_question_is_rejected_naming_it() {
 }
 
 #[test]
-fn with_the_local_judge_the_deterministic_methods_score_as_without_and_text_similarity_is_skipped()
-{
+fn with_the_local_judge_the_deterministic_methods_score_as_without_and_text_similarity_needs_an_embeddings_model(
+) {
     let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig {
         key: Some("sk-test-key-copilot".into()),
         ..agenteval_judge_server::ServerConfig::default()
@@ -152,7 +152,8 @@ fn with_the_local_judge_the_deterministic_methods_score_as_without_and_text_simi
         results(report)
             .into_iter()
             .filter(|(evaluator, _, _)| {
-                evaluator != "GeneralQuality" && evaluator != "CompareMeaning"
+                !["GeneralQuality", "CompareMeaning", "TextSimilarity"]
+                    .contains(&evaluator.as_str().unwrap_or_default())
             })
             .collect()
     };
@@ -166,10 +167,13 @@ fn with_the_local_judge_the_deterministic_methods_score_as_without_and_text_simi
     assert_ne!(general_quality["result"], "skipped");
     let text_similarity = &judged["items"][3]["results"][1];
     assert_eq!(text_similarity["evaluator"], "TextSimilarity");
-    assert_eq!(text_similarity["result"], "skipped");
-    assert!(text_similarity["reason"]
+    assert_eq!(
+        text_similarity["error"]["code"], "evaluatorConfigurationError",
+        "{text_similarity}"
+    );
+    assert!(text_similarity["error"]["message"]
         .as_str()
-        .is_some_and(|reason| reason.contains("not available yet")));
+        .is_some_and(|message| message.contains("--judge-embedding-model")));
     let _ = std::fs::remove_dir_all(cache);
 }
 
@@ -285,4 +289,74 @@ fn the_judged_verdicts_are_written_back_to_the_export() {
         rows[3]
     );
     assert!(rows[5].contains(",CompareMeaning,Error,,"), "{}", rows[5]);
+}
+
+#[test]
+fn text_similarity_is_the_cosine_of_the_endpoints_embeddings() {
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
+        .expect("the local judge starts");
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .args([
+                "score",
+                "tests/fixtures/copilot-studio/similarity.csv",
+                "--format",
+                format,
+                "--no-judge-cache",
+                "--judge-embedding-model",
+                "text-embedding-3-small",
+            ])
+            .current_dir(root())
+            .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+            .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+            .env_remove("AZURE_AI_API_KEY")
+            .output()
+            .expect("agenteval runs")
+    };
+    let output = run("report");
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let result = |item: usize| report["items"][item]["results"][0].clone();
+    let same = result(0);
+    assert_eq!(
+        (&same["result"], &same["threshold"]),
+        (&json!("pass"), &json!(0.9)),
+        "{same}"
+    );
+    assert!(
+        (same["score"].as_f64().unwrap_or(0.0) - 1.0).abs() < 1e-9,
+        "{same}"
+    );
+    assert_eq!(same["details"]["prompt_version"], "embeddings/v1");
+    let unrelated = result(1);
+    assert_eq!(unrelated["result"], "fail", "{unrelated}");
+    assert!(unrelated["score"].as_f64().unwrap_or(1.0) < 0.7);
+    assert!(unrelated["reason"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("cosine similarity of the embeddings 0."));
+    assert_eq!(result(2)["error"]["code"], "evaluatorConfigurationError");
+    assert!(result(2)["error"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("from 0 to 1"));
+    assert_eq!(result(3)["error"]["code"], "evaluatorConfigurationError");
+    let near = result(4);
+    assert_eq!(
+        (&near["result"], &near["threshold"]),
+        (&json!("pass"), &json!(0.5)),
+        "{near}"
+    );
+    let export = run("copilot");
+    let written = String::from_utf8_lossy(&export.stdout);
+    let lines: Vec<&str> = written.lines().collect();
+    assert!(
+        lines[0].contains("result_1") && lines[0].contains("score_1"),
+        "{written}"
+    );
+    assert!(lines[1].contains(",TextSimilarity,Pass,0.9,"), "{written}");
+    assert!(
+        lines[2].contains(",TextSimilarity,Fail,0.7,cosine similarity of the embeddings 0."),
+        "{written}"
+    );
 }

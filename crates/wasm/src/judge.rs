@@ -49,6 +49,7 @@ const JUDGE_KEYS: &[&str] = &[
     "temperature",
     "maxTokens",
     "seed",
+    "embeddingModel",
     "cache",
 ];
 
@@ -100,6 +101,10 @@ impl JudgeSettings {
         endpoint.temperature = number(&judge, "temperature", 0.0, 2.0)?;
         endpoint.max_tokens = integer(&judge, "maxTokens", 1, 1_000_000)?.map(|n| n as u32);
         endpoint.seed = integer(&judge, "seed", 0, u32::MAX.into())?;
+        endpoint.embedding_model = judge
+            .string("embeddingModel")?
+            .map(|model| model.trim().to_owned())
+            .filter(|model| !model.is_empty());
         let defaults = Policy::default();
         let policy = Policy {
             concurrency: integer(&judge, "concurrency", 1, 256)?

@@ -771,6 +771,10 @@ pub struct JudgeOptions {
     /// Overrides every prompt's seed.
     #[tsify(optional)]
     pub seed: Option<u32>,
+    /// The embeddings deployment or model, for Copilot Studio's TextSimilarity (its requests go
+    /// to the endpoint's `/embeddings`).
+    #[tsify(optional)]
+    pub embedding_model: Option<String>,
     /// Keep answers in IndexedDB where the runtime has it (default true; always in memory).
     #[tsify(optional)]
     pub cache: Option<bool>,

@@ -500,6 +500,7 @@ impl Standard {
     fn request(&self, judge: &Judge, sections: &[prompt::Section]) -> JudgeRequest {
         let prompt = &judge.prompt;
         JudgeRequest {
+            operation: crate::judge::Operation::Chat,
             prompt: prompt.id,
             model: self.model.clone(),
             messages: prompt.messages(sections),

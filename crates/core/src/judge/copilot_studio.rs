@@ -1,7 +1,7 @@
 //! Reading the replies of Copilot Studio's judged test methods (after Microsoft's "Choose test
 //! methods" page): GeneralQuality's four criteria — relevance, groundedness, completeness and
-//! whether the agent answered at all (abstention) — each held or not, and CompareMeaning's 0–100
-//! score. A reply that does not give every verdict is no verdict (`judgeOutputUnparseable`),
+//! whether the agent answered at all (abstention) — each held or not, CompareMeaning's 0–100
+//! score, and TextSimilarity's cosine of two embeddings. A reply that does not give every verdict is no verdict (`judgeOutputUnparseable`),
 //! never a score. Building the prompts is `evaluators/judged/copilot_studio.rs`'s.
 
 use super::reply::JudgeReply;
@@ -38,6 +38,12 @@ pub enum CopilotMethod {
         /// The row's `passingScore_N`, 50 by default.
         passing_score: f64,
     },
+    /// The cosine (0–1) of the response's and the expected response's embeddings, passing at
+    /// `passing_score` or more.
+    TextSimilarity {
+        /// The row's `passingScore_N`, 0.5 by default.
+        passing_score: f64,
+    },
 }
 
 impl CopilotMethod {
@@ -46,7 +52,8 @@ impl CopilotMethod {
     pub fn threshold(self) -> f64 {
         match self {
             CopilotMethod::GeneralQuality => 100.0,
-            CopilotMethod::CompareMeaning { passing_score } => passing_score,
+            CopilotMethod::CompareMeaning { passing_score }
+            | CopilotMethod::TextSimilarity { passing_score } => passing_score,
         }
     }
 
@@ -56,6 +63,9 @@ impl CopilotMethod {
             CopilotMethod::GeneralQuality => general_quality(label, reply),
             CopilotMethod::CompareMeaning { passing_score } => {
                 compare_meaning(label, passing_score, reply)
+            }
+            CopilotMethod::TextSimilarity { passing_score } => {
+                text_similarity(label, passing_score, reply)
             }
         }
     }
@@ -159,6 +169,54 @@ fn compare_meaning(label: &str, passing_score: f64, reply: &JudgeReply) -> EvalR
         format!("{rule}: {reason}")
     };
     EvalResult::scored(label, score >= passing_score, score, passing_score).with_reason(reason)
+}
+
+/// TextSimilarity's result: the cosine of the two embeddings in the answer, negative ones
+/// counted as 0 (Copilot Studio's scale is 0 to 1).
+fn text_similarity(label: &str, passing_score: f64, reply: &JudgeReply) -> EvalResult {
+    let vectors: Option<Vec<Vec<f64>>> = reply
+        .object
+        .get("embeddings")
+        .and_then(Value::as_array)
+        .and_then(|list| {
+            list.iter()
+                .map(|vector| {
+                    vector
+                        .as_array()?
+                        .iter()
+                        .map(Value::as_f64)
+                        .collect::<Option<Vec<f64>>>()
+                })
+                .collect()
+        });
+    let cosine = match vectors.as_deref() {
+        Some([response, expected]) => cosine(response, expected),
+        _ => None,
+    };
+    let Some(cosine) = cosine else {
+        return EvalResult::error(
+            label,
+            ErrorCode::JudgeOutputUnparseable,
+            "the embeddings answer does not hold two non-zero vectors of the same length",
+        );
+    };
+    let score = cosine.clamp(0.0, 1.0);
+    EvalResult::scored(label, score >= passing_score, score, passing_score).with_reason(format!(
+        "cosine similarity of the embeddings {} (passes at {})",
+        decimal::fixed(score, 4),
+        decimal::plain(passing_score)
+    ))
+}
+
+/// The cosine of `a` and `b`; `None` when their lengths differ or either is zero.
+pub fn cosine(a: &[f64], b: &[f64]) -> Option<f64> {
+    if a.len() != b.len() || a.is_empty() {
+        return None;
+    }
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norms =
+        a.iter().map(|x| x * x).sum::<f64>().sqrt() * b.iter().map(|y| y * y).sum::<f64>().sqrt();
+    (norms > 0.0 && norms.is_finite()).then(|| dot / norms)
 }
 
 /// A score from 0 to 100: a number or numeric text.

@@ -75,6 +75,9 @@ pub struct Endpoint {
     pub max_tokens: Option<u32>,
     /// Overrides every prompt's seed.
     pub seed: Option<u64>,
+    /// The embeddings deployment or model (Copilot Studio's TextSimilarity); none configured
+    /// makes such requests fail with a configuration error.
+    pub embedding_model: Option<String>,
 }
 
 /// Why an endpoint configuration is unusable.
@@ -115,6 +118,7 @@ impl Endpoint {
             temperature: None,
             max_tokens: None,
             seed: None,
+            embedding_model: None,
         })
     }
 

@@ -31,7 +31,7 @@ pub use http::{
     Transport, TransportError,
 };
 pub use reply::{Completion, Usage};
-pub use request::{ChatMessage, JudgeRequest, ModelParams, PromptId, Role};
+pub use request::{ChatMessage, JudgeRequest, ModelParams, Operation, PromptId, Role};
 pub use schedule::{Answer, CallError, CallStats, Policy, Scheduler};
 pub use verdict::{Dimensions, Extra, JudgeFailure, Reading, Scale};
 

@@ -79,6 +79,74 @@ pub struct JudgeReply {
     pub object: Map<String, Value>,
 }
 
+/// Reads an embeddings response body (`{"data": [{"embedding": [...], "index"}], "usage"}`) as a
+/// completion whose content is `{"embeddings": [[...], ...]}` (in `index` order), so that it is
+/// read, cached and judged as every other answer; returns it with that completion's body.
+///
+/// # Errors
+/// A body that is not JSON, or without one numeric `embedding` per input.
+pub fn read_embeddings(body: &str, inputs: usize) -> Result<(Completion, String), BodyError> {
+    let value = json::parse_str(body).map_err(|diagnostic| {
+        BodyError(format!(
+            "the response body is not JSON ({})",
+            diagnostic.message
+        ))
+    })?;
+    let data = value
+        .get("data")
+        .and_then(Value::as_array)
+        .ok_or_else(|| BodyError("the response has no `data` list of embeddings".to_owned()))?;
+    let mut vectors: Vec<Option<Value>> = vec![None; inputs];
+    for (position, entry) in data.iter().enumerate() {
+        let index = entry
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|index| usize::try_from(index).ok())
+            .unwrap_or(position);
+        let vector = entry
+            .get("embedding")
+            .and_then(Value::as_array)
+            .filter(|vector| !vector.is_empty() && vector.iter().all(Value::is_number))
+            .ok_or_else(|| {
+                BodyError(format!(
+                    "data[{position}] has no `embedding` list of numbers"
+                ))
+            })?;
+        if let Some(slot) = vectors.get_mut(index) {
+            *slot = Some(Value::Array(vector.clone()));
+        }
+    }
+    let vectors = vectors
+        .into_iter()
+        .collect::<Option<Vec<Value>>>()
+        .ok_or_else(|| {
+            BodyError(format!(
+                "the response does not give an embedding for each of the {inputs} inputs"
+            ))
+        })?;
+    let mut content = Map::new();
+    content.insert("embeddings".into(), Value::Array(vectors));
+    let mut message = Map::new();
+    message.insert("role".into(), Value::from("assistant"));
+    message.insert(
+        "content".into(),
+        Value::from(Value::Object(content).to_string()),
+    );
+    let mut choice = Map::new();
+    choice.insert("message".into(), Value::Object(message));
+    choice.insert("finish_reason".into(), Value::from("stop"));
+    let mut completion = Map::new();
+    completion.insert("choices".into(), Value::Array(vec![Value::Object(choice)]));
+    if let Some(model) = value.get("model") {
+        completion.insert("model".into(), model.clone());
+    }
+    if let Some(usage) = value.get("usage") {
+        completion.insert("usage".into(), usage.clone());
+    }
+    let synthesized = Value::Object(completion).to_string();
+    read_completion(&synthesized).map(|completion| (completion, synthesized))
+}
+
 /// Reads the verdict in a judge's message text.
 ///
 /// # Errors
@@ -216,6 +284,39 @@ fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn embeddings_answers_become_completions_in_input_order() {
+        let body = r#"{"data": [{"index": 1, "embedding": [0.0, 1.0]}, {"index": 0, "embedding": [1, 0]}], "model": "emb", "usage": {"prompt_tokens": 7, "total_tokens": 7}}"#;
+        let (completion, synthesized) = read_embeddings(body, 2).expect("an answer");
+        assert_eq!(completion.usage.prompt_tokens, 7);
+        assert_eq!(completion.model.as_deref(), Some("emb"));
+        let verdict = read_verdict(completion.content.as_deref().unwrap_or("")).expect("JSON");
+        assert_eq!(
+            verdict.object.get("embeddings"),
+            Some(&crate::json!([[1, 0], [0.0, 1.0]]))
+        );
+        assert_eq!(read_completion(&synthesized), Ok(completion));
+        for (bad, expected) in [
+            ("nope", "not JSON"),
+            (r#"{"data": 3}"#, "no `data` list"),
+            (
+                r#"{"data": [{"embedding": []}]}"#,
+                "data[0] has no `embedding`",
+            ),
+            (
+                r#"{"data": [{"embedding": [1, "x"]}]}"#,
+                "data[0] has no `embedding`",
+            ),
+            (
+                r#"{"data": [{"embedding": [1]}]}"#,
+                "for each of the 2 inputs",
+            ),
+        ] {
+            let error = read_embeddings(bad, 2).expect_err(bad);
+            assert!(error.0.contains(expected), "{bad}: {}", error.0);
+        }
+    }
     use crate::json;
 
     #[test]

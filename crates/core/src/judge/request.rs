@@ -64,9 +64,27 @@ impl PromptId {
     }
 }
 
+/// What a request asks the endpoint for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operation {
+    /// A chat completion of the messages.
+    Chat,
+    /// The embeddings of the messages' texts, in order (`/embeddings`).
+    Embeddings,
+}
+
+/// The prompt id of embeddings requests (they have no prompt; the id keeps results and cache
+/// keys apart).
+pub const EMBEDDINGS: PromptId = PromptId {
+    name: "embeddings",
+    version: 1,
+};
+
 /// A rendered judge request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgeRequest {
+    /// What it asks for.
+    pub operation: Operation,
     /// The prompt it was rendered from.
     pub prompt: PromptId,
     /// A model other than the endpoint's (a Foundry criterion's `deployment_name` or `model`).
@@ -81,13 +99,42 @@ pub struct JudgeRequest {
 const CACHE_KEY_LAYOUT: &str = "agenteval-judge-cache/1";
 
 impl JudgeRequest {
-    /// The model this request goes to on `endpoint`.
-    pub fn model<'a>(&'a self, endpoint: &'a Endpoint) -> &'a str {
-        self.model.as_deref().unwrap_or(&endpoint.model)
+    /// A request for the embeddings of `texts`, in order.
+    pub fn embeddings(texts: &[&str]) -> Self {
+        JudgeRequest {
+            operation: Operation::Embeddings,
+            prompt: EMBEDDINGS,
+            model: None,
+            messages: texts
+                .iter()
+                .map(|text| ChatMessage {
+                    role: Role::User,
+                    content: (*text).to_owned(),
+                })
+                .collect(),
+            params: ModelParams {
+                temperature: 0.0,
+                max_tokens: 0,
+                seed: None,
+            },
+        }
     }
 
-    /// The chat-completions body for `endpoint`, its overrides applied.
+    /// The model this request goes to on `endpoint`: its own, else the endpoint's embeddings
+    /// model for embeddings (`None` when there is none), else the endpoint's.
+    pub fn model<'a>(&'a self, endpoint: &'a Endpoint) -> &'a str {
+        match (&self.model, self.operation) {
+            (Some(model), _) => model,
+            (None, Operation::Embeddings) => endpoint.embedding_model.as_deref().unwrap_or(""),
+            (None, Operation::Chat) => &endpoint.model,
+        }
+    }
+
+    /// The request body for `endpoint`, its overrides applied.
     pub fn body(&self, endpoint: &Endpoint) -> String {
+        if self.operation == Operation::Embeddings {
+            return self.embeddings_body(endpoint);
+        }
         let mut body = Map::new();
         if endpoint.model_in_body() {
             body.insert("model".into(), Value::from(self.model(endpoint)));
@@ -122,9 +169,28 @@ impl JudgeRequest {
         serde_json::to_string(&Value::Object(body)).unwrap_or_default()
     }
 
+    fn embeddings_body(&self, endpoint: &Endpoint) -> String {
+        let mut body = Map::new();
+        if endpoint.model_in_body() {
+            body.insert("model".into(), Value::from(self.model(endpoint)));
+        }
+        let input = self
+            .messages
+            .iter()
+            .map(|message| Value::from(message.content.as_str()))
+            .collect();
+        body.insert("input".into(), Value::Array(input));
+        serde_json::to_string(&Value::Object(body)).unwrap_or_default()
+    }
+
     /// The HTTP request for `endpoint`, without a credential.
     pub fn http(&self, endpoint: &Endpoint) -> HttpRequest {
-        endpoint.post(endpoint.chat_url(self.model(endpoint)), self.body(endpoint))
+        let model = self.model(endpoint);
+        let url = match self.operation {
+            Operation::Chat => endpoint.chat_url(model),
+            Operation::Embeddings => endpoint.embeddings_url(model),
+        };
+        endpoint.post(url, self.body(endpoint))
     }
 
     /// The cache key (spec §6): a SHA-256 over the endpoint's kind and address, the model, the
@@ -157,6 +223,7 @@ mod tests {
 
     fn request() -> JudgeRequest {
         JudgeRequest {
+            operation: Operation::Chat,
             prompt: PromptId {
                 name: "relevance",
                 version: 1,

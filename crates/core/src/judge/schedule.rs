@@ -16,8 +16,8 @@ use super::cancel::Cancel;
 use super::endpoint::Endpoint;
 use super::http::{Clock, Credentials, HttpResponse, Transport, TransportError};
 use super::limiter::Limiter;
-use super::reply::{read_completion, Completion, Usage};
-use super::request::JudgeRequest;
+use super::reply::{read_completion, read_embeddings, BodyError, Completion, Usage};
+use super::request::{JudgeRequest, Operation};
 use super::verdict::JudgeFailure;
 use crate::outcome::ErrorCode;
 use crate::text::decimal;
@@ -287,6 +287,14 @@ impl<'a> Scheduler<'a> {
             self.stats.borrow_mut().cache_misses -= 1;
             return Ok(Attempt::Answered(answer));
         }
+        if request.operation == Operation::Embeddings && request.model(&self.endpoint).is_empty() {
+            return Ok(Attempt::Final(failure(
+                ErrorCode::EvaluatorConfigurationError,
+                "no embeddings model is configured for the judge endpoint: set the judge's \
+                 embeddings model (CLI --judge-embedding-model, package judge.embeddingModel)"
+                    .to_owned(),
+            )));
+        }
         let mut http = request.http(&self.endpoint);
         match self.credentials.credential().await {
             Ok(Some(credential)) => http.headers.push(self.endpoint.auth_header(&credential)),
@@ -322,6 +330,7 @@ impl<'a> Scheduler<'a> {
         drop(permit);
         Ok(self.classify(
             response,
+            request,
             key,
             sent_at,
             backoff(
@@ -337,6 +346,7 @@ impl<'a> Scheduler<'a> {
     fn classify(
         &self,
         response: Result<HttpResponse, TransportError>,
+        request: &JudgeRequest,
         key: &str,
         sent_at: Duration,
         fallback: Duration,
@@ -359,12 +369,12 @@ impl<'a> Scheduler<'a> {
         let status = response.status;
         let said = endpoint_message(&response.body);
         match status {
-            200..=299 => match read_completion(&response.body) {
-                Ok(completion) => {
+            200..=299 => match read_answer(request, response.body) {
+                Ok((completion, body)) => {
                     self.limiter.succeeded();
                     Attempt::Answered(Answer {
                         completion,
-                        body: response.body,
+                        body,
                         key: key.to_owned(),
                         cached: false,
                     })
@@ -411,6 +421,15 @@ impl<'a> Scheduler<'a> {
                 format!("the judge endpoint answered {status}{said}; check the endpoint, model and api-version"),
             )),
         }
+    }
+}
+
+/// The completion in a successful response's body, and the body to cache (an embeddings
+/// response as the completion [`read_embeddings`] makes of it).
+fn read_answer(request: &JudgeRequest, body: String) -> Result<(Completion, String), BodyError> {
+    match request.operation {
+        Operation::Chat => read_completion(&body).map(|completion| (completion, body)),
+        Operation::Embeddings => read_embeddings(&body, request.messages.len()),
     }
 }
 

@@ -109,6 +109,7 @@ pub fn status(code: u16, headers: &[(&str, &str)]) -> HttpResponse {
 /// A Relevance request whose one user message is `text`.
 pub fn request(text: &str) -> JudgeRequest {
     JudgeRequest {
+        operation: crate::judge::Operation::Chat,
         prompt: PromptId {
             name: "relevance",
             version: 1,

@@ -21,7 +21,10 @@
 //!   (`evaluators::judged::copilot_studio`), its result read by `judge::copilot_studio`. Never
 //!   scored here. CompareMeaning passes at `passingScore_N` (0–100, default 50); GeneralQuality
 //!   has no passing score (every criterion must hold).
-//! - `TextSimilarity` (embeddings): `skipped`, with a judge as not available yet.
+//! - `TextSimilarity`: the cosine (0–1, negative counted as 0) of the embeddings of
+//!   `actualResponse` and `expectedResponse` from the judge endpoint's `/embeddings` (its
+//!   embeddings model), passing at `passingScore_N` (0–1, default 0.5). Without a judge,
+//!   `skipped`.
 //!
 //! A `passingScore_N` that is not a number is an `error` result of that method only.
 
@@ -204,9 +207,12 @@ fn judge_method(
     method: &RowMethod,
     texts: judged::copilot_studio::RowTexts<'_>,
 ) -> Option<Prepared> {
-    use judged::copilot_studio::{compare_meaning, general_quality};
+    use judged::copilot_studio::{compare_meaning, general_quality, text_similarity};
     let label = method.label.as_str();
-    if !matches!(method.name.as_str(), "GeneralQuality" | "CompareMeaning") {
+    if !matches!(
+        method.name.as_str(),
+        "GeneralQuality" | "CompareMeaning" | "TextSimilarity"
+    ) {
         return None;
     }
     let passing_score = match &method.passing_score {
@@ -228,11 +234,21 @@ fn judge_method(
         )));
     }
     Some(match method.name.as_str() {
-        "CompareMeaning" if texts.expected.trim().is_empty() => Prepared::Done(EvalResult::error(
-            label,
-            ErrorCode::EvaluatorConfigurationError,
-            "CompareMeaning needs the expected response (expectedResponse) to compare with; it is empty",
-        )),
+        name @ ("CompareMeaning" | "TextSimilarity") if texts.expected.trim().is_empty() => {
+            Prepared::Done(EvalResult::error(
+                label,
+                ErrorCode::EvaluatorConfigurationError,
+                format!("{name} needs the expected response (expectedResponse) to compare with; it is empty"),
+            ))
+        }
+        "TextSimilarity" => match passing_score.unwrap_or(0.5) {
+            score if score > 1.0 => Prepared::Done(EvalResult::error(
+                label,
+                ErrorCode::EvaluatorConfigurationError,
+                "TextSimilarity's passingScore is a cosine similarity from 0 to 1",
+            )),
+            score => Prepared::Judge(text_similarity(label, texts, score)),
+        },
         "CompareMeaning" => match passing_score.unwrap_or(50.0) {
             score if score > 100.0 => Prepared::Done(EvalResult::error(
                 label,

@@ -255,6 +255,7 @@ impl CompositeJudge {
         Ok(JudgeCall {
             label: self.label.clone(),
             request: JudgeRequest {
+                operation: crate::judge::Operation::Chat,
                 prompt: self.kind.prompt(),
                 model: self.model.clone(),
                 messages: self.messages(&members, &sections),

@@ -1,7 +1,8 @@
 //! The prompts of Copilot Studio's judged test methods: GeneralQuality
 //! (`copilot_general_quality/v1`: one call, a verdict on each of its four criteria) and
-//! CompareMeaning (`copilot_compare_meaning/v1`: one call, a score from 0 to 100). The row's
-//! text is fenced as data as in every judged prompt. Reading the replies is
+//! CompareMeaning (`copilot_compare_meaning/v1`: one call, a score from 0 to 100); and
+//! TextSimilarity's embeddings request (the response and the expected response). The row's text
+//! is fenced as data as in every judged prompt. Reading the replies is
 //! `judge::copilot_studio`'s; this module decides nothing from them.
 
 use super::prompt::{fence, Section};
@@ -121,6 +122,23 @@ pub fn compare_meaning(label: &str, texts: RowTexts<'_>, passing_score: f64) -> 
     )
 }
 
+/// TextSimilarity's call for one row: the embeddings of the response and the expected
+/// response, passing at a cosine of `passing_score` (0–1).
+pub fn text_similarity(label: &str, texts: RowTexts<'_>, passing_score: f64) -> JudgeCall {
+    let method = CopilotMethod::TextSimilarity { passing_score };
+    JudgeCall {
+        label: label.to_owned(),
+        request: JudgeRequest::embeddings(&[texts.response.trim(), texts.expected.trim()]),
+        reading: Reading {
+            scale: Scale::Binary,
+            threshold: method.threshold(),
+            extra: Extra::None,
+            dimensions: Some(Dimensions::CopilotStudio(method)),
+        },
+        turns: Vec::new(),
+    }
+}
+
 fn call(
     label: &str,
     prompt: PromptId,
@@ -130,6 +148,7 @@ fn call(
     JudgeCall {
         label: label.to_owned(),
         request: JudgeRequest {
+            operation: crate::judge::Operation::Chat,
             prompt,
             model: None,
             messages,

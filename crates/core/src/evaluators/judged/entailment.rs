@@ -82,6 +82,7 @@ pub fn call(label: &str, items: &[&str], hits: &[ShownHit<'_>], finish: Arc<Fini
     JudgeCall {
         label: label.to_owned(),
         request: JudgeRequest {
+            operation: crate::judge::Operation::Chat,
             prompt: PROMPT,
             model: None,
             messages: fenced.messages(system),

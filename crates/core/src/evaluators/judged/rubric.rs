@@ -198,6 +198,7 @@ impl RubricJudge {
         Ok(JudgeCall {
             label: self.label.clone(),
             request: JudgeRequest {
+                operation: crate::judge::Operation::Chat,
                 prompt: PROMPT,
                 model: self.model.clone(),
                 messages: self.messages(&sections),

@@ -557,6 +557,7 @@ impl TemplateJudge {
         Ok(JudgeCall {
             label: self.label.clone(),
             request: JudgeRequest {
+                operation: crate::judge::Operation::Chat,
                 prompt: PROMPT,
                 model: self.model.clone(),
                 messages: self.messages(&data),
