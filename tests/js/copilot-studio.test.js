@@ -2,17 +2,18 @@
 // refuses them with `otherModule`, which the package's entry points route), every output format
 // byte for byte as the native CLI writes it, the export read back to the same verdicts, and bad
 // rows reported by row and column; with the local judge (`cargo xtask test` passes its URL and key
-// in AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY), GeneralQuality and CompareMeaning judged and
-// written back byte for byte as the CLI writes them.
+// in AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY), GeneralQuality, CompareMeaning and
+// TextSimilarity judged and written back byte for byte as the CLI writes them, and in headless
+// Chromium the judged export's round trip: read, score, write, read back.
 
-import { test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 import * as agenteval from "agenteval";
-import { root } from "./helpers.js";
+import { packagePage, root } from "./helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
 const exportPath = "tests/fixtures/copilot-studio/export.csv";
@@ -153,3 +154,80 @@ test("with a judge, GeneralQuality and CompareMeaning are judged, and written ba
   assert.ok(result.status === 0 || result.status === 1, result.stderr);
   assert.equal(written, result.stdout);
 });
+
+test("with a judge and an embeddings model, TextSimilarity is the embeddings' cosine, written back as the CLI writes it", async () => {
+  const url = process.env.AGENTEVAL_JUDGE_URL;
+  const key = process.env.AGENTEVAL_JUDGE_KEY;
+  assert.ok(url && key, "AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+  const similarityPath = "tests/fixtures/copilot-studio/similarity.csv";
+  const bytes = readFileSync(join(root, similarityPath));
+  const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, backoffMs: 5, cache: false };
+  const withoutModel = await agenteval.score(bytes, { judge });
+  assert.equal(withoutModel.items[0].results[0].error.code, "evaluatorConfigurationError");
+  const report = await agenteval.score(bytes, { judge: { ...judge, embeddingModel: "text-embedding-3-small" } });
+  const [same, unrelated] = [0, 1].map((index) => report.items[index].results[0]);
+  assert.deepEqual([same.evaluator, same.result, same.threshold], ["TextSimilarity", "pass", 0.9]);
+  assert.ok(Math.abs(same.score - 1) < 1e-9, String(same.score));
+  assert.deepEqual([unrelated.result, unrelated.threshold], ["fail", 0.7]);
+  assert.ok(unrelated.score < 0.7, String(unrelated.score));
+  assert.equal(report.items[2].results[0].error.code, "evaluatorConfigurationError");
+  assert.equal(report.items[4].results[0].result, "pass");
+  const written = await agenteval.render(report, "copilot", { dataset: bytes });
+  const result = spawnSync(cli, ["score", similarityPath, "--no-judge-cache", "--judge-embedding-model", "text-embedding-3-small"], {
+    cwd: root,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      AZURE_AI_OPENAI_ENDPOINT: url,
+      AZURE_AI_MODEL_NAME: "gpt-4o-judge",
+      AZURE_AI_API_KEY: key,
+      AZURE_AI_API_VERSION: "2024-10-21",
+    },
+  });
+  assert.ok(result.status === 0 || result.status === 1, result.stderr);
+  assert.equal(written, result.stdout);
+});
+
+describeChromium();
+
+function describeChromium() {
+  let chromium;
+
+  before(async () => {
+    chromium = await packagePage();
+  });
+
+  after(async () => {
+    await chromium?.close();
+  });
+
+  test("chromium: a judged export's round trip through fetch: read, score, write, read back to the same verdicts", async () => {
+    const url = process.env.AGENTEVAL_JUDGE_URL;
+    const key = process.env.AGENTEVAL_JUDGE_KEY;
+    const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, backoffMs: 5, cache: false, embeddingModel: "text-embedding-3-small" };
+    const text = readFileSync(join(root, "tests/fixtures/copilot-studio/judged.csv"), "utf8") +
+      readFileSync(join(root, "tests/fixtures/copilot-studio/similarity.csv"), "utf8").split("\r\n").slice(1, 3).map((row) => {
+        const [question, expected, actual, method, score] = row.split(",");
+        return `${question},${expected},${actual},${method},${score},,\n`;
+      }).join("");
+    const outcome = await chromium.page.evaluate(
+      async ({ csv, judge }) => {
+        const bytes = new TextEncoder().encode(csv);
+        const first = await globalThis.agenteval.score(bytes, { judge });
+        const written = await globalThis.agenteval.render(first, "copilot", { dataset: bytes });
+        const again = await globalThis.agenteval.score(written, { judge });
+        const rewritten = await globalThis.agenteval.render(again, "copilot", { dataset: written });
+        return { first, again, written, rewritten };
+      },
+      { csv: text, judge },
+    );
+    const verdictsOf = (report) => report.items.map((item) => item.results.map((result) => [result.evaluator, result.result, result.score]));
+    assert.deepEqual(verdictsOf(outcome.again), verdictsOf(outcome.first));
+    assert.equal(outcome.rewritten, outcome.written, "byte-stable");
+    const rows = outcome.written.split("\r\n");
+    assert.ok(rows[3].includes(",CompareMeaning,Fail,70,meaning matched 65 of 100 (passes at 70): close but it misses the reset link,65,"), rows[3]);
+    assert.ok(rows[8].includes(",TextSimilarity,Pass,0.9,cosine similarity of the embeddings 1.0000 (passes at 0.9),1,"), rows[8]);
+    assert.ok(rows[9].includes(",TextSimilarity,Fail,0.7,"), rows[9]);
+    assert.equal(outcome.first.items[7].results[0].evaluator, "TextSimilarity");
+  });
+}

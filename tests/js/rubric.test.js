@@ -195,4 +195,37 @@ function describeChromium() {
       assert.equal(report.judge.calls, 3);
     }
   });
+
+  test("chromium page and worker: output_quality rates its members in one call through fetch", async () => {
+    const members = ["fluency", "coherence", "intent_resolution", "task_adherence", "groundedness", "task_completion"];
+    const rated = (scores) => members.map((id, index) => ` [[judge:dimension=${id}:${scores[index]}]]`).join("");
+    const data = {
+      schemaVersion: "1.11.0",
+      default_evaluators: { output_quality: {} },
+      items: [
+        { prompt: "Capital of France?", response: `Paris, in the page.${rated([4, 5, 4, 1, 5, 1])}`, context: "Paris is the capital of France." },
+        { prompt: "Capital of France?", response: `Paris, in the page.${rated([4, 5, 4, 1, 2, 1])}`, context: "Paris is the capital of France." },
+      ],
+    };
+    const outcome = await page.evaluate(
+      async ({ options, data }) => {
+        const inPage = await globalThis.agenteval.score(data, { judge: options });
+        const client = globalThis.agenteval.connectWorker();
+        try {
+          const inWorker = await client.score(data, { judge: options });
+          return { inPage, inWorker };
+        } finally {
+          client.terminate();
+        }
+      },
+      { options: { ...judge, cache: false }, data },
+    );
+    for (const report of [outcome.inPage, outcome.inWorker]) {
+      assert.equal(report.judge.calls, 2, "one call per item");
+      const [pass, fail] = [0, 1].map((index) => report.items[index].results.find((entry) => entry.evaluator === "output_quality"));
+      assert.deepEqual([pass.result, pass.score, pass.details.components.length], ["pass", 1, 6]);
+      assert.equal(fail.result, "fail");
+      assert.match(fail.reason, /^Failed: groundedness \(2, threshold 3\)\./);
+    }
+  });
 }

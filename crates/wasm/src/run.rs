@@ -188,15 +188,15 @@ fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
     })?;
     let mut customs = Customs::default();
     for (name, entry) in options.entries("custom")? {
-        let field = format!("options.custom.{name}");
-        custom::check_name(&name).map_err(|error| ApiError::argument(&field, error.message))?;
+        let field = || format!("options.custom.{name}");
+        custom::check_name(&name).map_err(|error| ApiError::argument(&field(), error.message))?;
         if entry.is_function() {
             customs.functions.push(name);
         } else if entry.is_object() {
-            customs_template(&mut customs, name, &entry, &field)?;
+            customs_template(&mut customs, &field(), name, &entry)?;
         } else {
             return Err(ApiError::argument(
-                &field,
+                &field(),
                 "a function (input, options, context) => result, or a judge template object",
             ));
         }
@@ -208,9 +208,9 @@ fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
 #[cfg(feature = "judge")]
 fn customs_template(
     customs: &mut Customs,
+    field: &str,
     name: String,
     entry: &JsValue,
-    field: &str,
 ) -> Result<(), ApiError> {
     let definition = convert::json_value(entry, field)?;
     let template =
@@ -236,9 +236,9 @@ fn customs_template(
 #[cfg(not(feature = "judge"))]
 fn customs_template(
     _customs: &mut Customs,
+    field: &str,
     _name: String,
     _entry: &JsValue,
-    field: &str,
 ) -> Result<(), ApiError> {
     Err(ApiError::new(
         ErrorCode::OtherModule,

@@ -126,16 +126,16 @@ pub const GRADERS_NOT_BUILT: &str =
     "a score_model or label_model criterion: this build of agenteval does not read them (feature `judge`)";
 
 /// Why another build of agenteval must read this input (a Copilot Studio CSV, a prompt-based
-/// grader), when `error` says so; the caller may hand the input to that build.
+/// grader), when `error`'s first problem says so; the caller may hand the input to that build.
 pub fn other_build(error: &InputError) -> Option<&'static str> {
-    [COPILOT_STUDIO_NOT_BUILT, GRADERS_NOT_BUILT]
-        .into_iter()
-        .find(|why| {
-            error
-                .diagnostics
-                .iter()
-                .any(|diagnostic| diagnostic.message == *why)
-        })
+    let first = error.diagnostics.first()?.message.as_str();
+    if first == COPILOT_STUDIO_NOT_BUILT {
+        Some(COPILOT_STUDIO_NOT_BUILT)
+    } else if first == GRADERS_NOT_BUILT {
+        Some(GRADERS_NOT_BUILT)
+    } else {
+        None
+    }
 }
 
 /// Whether `bytes` (BOM already stripped) start with a CSV header row naming a `question` column:

@@ -268,11 +268,11 @@ impl RetrievalResult {
             .map(|candidate| (candidate.rank, candidate.url.map(str::to_owned)))
             .collect();
         let finish = move |matches: &[Option<usize>]| {
-            let borrowed: Vec<(i64, Option<&str>)> = candidates
-                .iter()
-                .map(|(rank, url)| (*rank, url.as_deref()))
-                .collect();
-            evaluator.verdict(total, source, &borrowed, matches)
+            evaluator.verdict(total, source, candidates.len(), matches, |index| {
+                candidates
+                    .get(index)
+                    .map(|(rank, url)| (*rank, url.as_deref()))
+            })
         };
         Ok(entailment::call(
             &self.label,
@@ -387,31 +387,37 @@ impl RetrievalResult {
                 })
             })
             .collect();
-        let shown: Vec<(i64, Option<&str>)> = hits
-            .candidates
-            .iter()
-            .map(|candidate| (candidate.rank, candidate.url))
-            .collect();
-        self.verdict(hits.total, hits.source, &shown, &matches)
+        self.verdict(
+            hits.total,
+            hits.source,
+            hits.candidates.len(),
+            &matches,
+            |index| {
+                hits.candidates
+                    .get(index)
+                    .map(|candidate| (candidate.rank, candidate.url))
+            },
+        )
     }
 
-    /// The result from the hits: `total` of them, `candidates` (rank, URL) within `max_rank` in
-    /// rank order, and for each expected item the candidate that matched it.
-    fn verdict(
+    /// The result from the hits: `total` of them, `evaluated` candidates within `max_rank`
+    /// (`candidate` gives one's rank and URL), and for each expected item the candidate that
+    /// matched it.
+    fn verdict<'c>(
         &self,
         total: usize,
         source: HitSource,
-        candidates: &[(i64, Option<&str>)],
+        evaluated: usize,
         matches: &[Option<usize>],
+        candidate: impl Fn(usize) -> Option<(i64, Option<&'c str>)>,
     ) -> EvalResult {
-        let evaluated = candidates.len();
         let mut matched_items = Vec::new();
         let mut missing_items = Vec::new();
         let mut missing_texts = Vec::new();
         let mut missing_reason = None;
         for (item, found) in self.expected_items.iter().zip(matches) {
-            match found.and_then(|index| candidates.get(index)) {
-                Some(candidate) => matched_items.push(matched_item(item, *candidate)),
+            match found.and_then(&candidate) {
+                Some(candidate) => matched_items.push(matched_item(item, candidate)),
                 None => {
                     missing_texts.push(item.original.as_str());
                     let reason =

@@ -10,7 +10,9 @@ pub mod composite;
 #[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod endpoint;
+#[cfg(feature = "judge")]
 pub mod entailment;
+#[cfg(feature = "judge")]
 pub mod grading;
 pub mod http;
 mod limiter;

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use super::composite::Composite;
 #[cfg(feature = "copilot-studio")]
 use super::copilot_studio::CopilotMethod;
+#[cfg(feature = "judge")]
 use super::entailment::Entailment;
+#[cfg(feature = "judge")]
 use super::grading::Grading;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
@@ -73,8 +75,10 @@ pub enum Dimensions {
     #[cfg(feature = "copilot-studio")]
     CopilotStudio(CopilotMethod),
     /// A custom judge's range or labels ([`Grading::result`]).
+    #[cfg(feature = "judge")]
     Custom(Arc<Grading>),
     /// Which hits entail RetrievalResult's expected items ([`Entailment::result`]).
+    #[cfg(feature = "judge")]
     Entailment(Entailment),
 }
 
@@ -120,7 +124,9 @@ impl Reading {
                 Some(Dimensions::Composite(composite)) => composite.result(label, &reply),
                 #[cfg(feature = "copilot-studio")]
                 Some(Dimensions::CopilotStudio(method)) => method.result(label, &reply),
+                #[cfg(feature = "judge")]
                 Some(Dimensions::Custom(grading)) => grading.result(label, &reply),
+                #[cfg(feature = "judge")]
                 Some(Dimensions::Entailment(entailment)) => entailment.result(label, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),

@@ -1,0 +1,193 @@
+// Custom judged evaluators from prompt templates through the package, against the local judge
+// server (`cargo xtask test` starts it and passes its URL and key in AGENTEVAL_JUDGE_URL and
+// AGENTEVAL_JUDGE_KEY): a range template and a label template named in an M365 document, beside
+// a custom function; the same without a judge (skipped, not unknown); bad templates; Foundry
+// `score_model` / `label_model` criteria; in Node, and in headless Chromium (a page and the
+// package's Web Worker).
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+
+import * as agenteval from "agenteval";
+import { packagePage } from "./helpers.js";
+
+const url = process.env.AGENTEVAL_JUDGE_URL;
+const key = process.env.AGENTEVAL_JUDGE_KEY;
+if (!url || !key) {
+  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+}
+
+const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, backoffMs: 5, cache: false };
+
+const templates = {
+  Politeness: {
+    prompt: "How polite is the answer?\nQuestion: {{prompt}}\nAnswer: {{response}}",
+    range: [0, 10],
+    threshold: 5,
+  },
+  Tone: {
+    messages: [
+      { role: "system", content: "Classify the answer's tone." },
+      { role: "user", content: "Answer: {{response}}\nReference: {{expected_response}}" },
+    ],
+    labels: ["friendly", "neutral", "rude"],
+    passing_labels: ["friendly", "neutral"],
+  },
+};
+
+const document = {
+  schemaVersion: "1.11.0",
+  default_evaluators: { Politeness: { threshold: 7 }, Tone: {} },
+  items: [
+    {
+      prompt: "Where is my order?",
+      response: "It ships today, thank you! [[judge:score=8]] [[judge:label=friendly]]",
+      expected_response: "It ships today.",
+    },
+    { prompt: "Where is my order?", response: "Check the website. [[judge:score=4]] [[judge:label=rude]]" },
+    {
+      prompt: "Cancel it.",
+      response: "Done. [[judge:score=11]] [[judge:label=sarcastic]]",
+      expected_response: "Cancelled.",
+    },
+  ],
+};
+
+function found(report, index, evaluator) {
+  const entry = report.items[index].results.find((result) => result.evaluator === evaluator);
+  assert.ok(entry, `no ${evaluator} result for item ${index}`);
+  return entry;
+}
+
+/** The verdicts of the document's templates, as the CLI test checks them too. */
+function assertVerdicts(report) {
+  const polite = found(report, 0, "Politeness");
+  assert.deepEqual([polite.result, polite.score, polite.threshold], ["pass", 8, 7]);
+  assert.equal(polite.details.prompt_version, "custom/v1");
+  assert.deepEqual([found(report, 1, "Politeness").result, found(report, 1, "Politeness").score], ["fail", 4]);
+  const off = found(report, 2, "Politeness");
+  assert.equal(off.error.code, "judgeOutputUnparseable");
+  assert.match(off.error.message, /off its scale \(0-10\)/);
+  const tone = found(report, 0, "Tone");
+  assert.deepEqual([tone.result, tone.details.label], ["pass", "friendly"]);
+  const missing = found(report, 1, "Tone");
+  assert.equal(missing.result, "skipped");
+  assert.equal(missing.reason, "Not applicable: the item has no expected_response, which the prompt template uses");
+  assert.match(found(report, 2, "Tone").error.message, /"sarcastic" is not one of the labels/);
+  assert.equal(report.judge.calls, 5, "3 Politeness + 2 Tone (one skipped before a call)");
+}
+
+test("node: range and label templates named in a document are judged through fetch", async () => {
+  const report = await agenteval.score(document, { judge, custom: templates });
+  assertVerdicts(report);
+});
+
+test("node: templates run beside custom functions", async () => {
+  const data = { ...document, default_evaluators: { ...document.default_evaluators, Short: {} } };
+  const report = await agenteval.score(data, {
+    judge,
+    custom: { ...templates, Short: (input) => input.response.length < 80 },
+  });
+  assertVerdicts(report);
+  assert.equal(found(report, 1, "Short").result, "pass");
+});
+
+test("node: without a judge templates are skipped, and without the template their names are unknown", async () => {
+  const skipped = await agenteval.score(document, { custom: templates });
+  const polite = found(skipped, 0, "Politeness");
+  assert.deepEqual([polite.result, polite.reason], ["skipped", "no judge configured"]);
+  const unknown = await agenteval.score(document);
+  assert.equal(found(unknown, 0, "Politeness").error.code, "evaluatorLoadError");
+});
+
+test("node: a bad template is refused naming the option and the key", async () => {
+  const cases = [
+    [{ prompt: "Rate {{response}}", range: [5, 1] }, "options.custom.Politeness/range: expected [low, high] with low < high"],
+    [{ prompt: "Rate {{response" }, "options.custom.Politeness/prompt: a placeholder opened with {{ is not closed with }}"],
+    [{ prompt: "x", labels: ["a"], passing_labels: ["b"] }, 'options.custom.Politeness/passing_labels: "b" is not one of the labels'],
+    [{}, "options.custom.Politeness: a custom judge needs its prompt"],
+    ["Rate it", "options.custom.Politeness: expected a function (input, options, context) => result, or a judge template object"],
+  ];
+  for (const [template, message] of cases) {
+    await assert.rejects(
+      agenteval.score(document, { judge, custom: { Politeness: template } }),
+      (error) => error.code === "invalidArgument" && error.message.startsWith(message),
+      message,
+    );
+  }
+});
+
+test("node: Foundry score_model and label_model criteria read any row field", async () => {
+  const config = {
+    testing_criteria: [
+      {
+        type: "score_model",
+        name: "helpfulness",
+        input: [
+          { role: "developer", content: "Rate how helpful the answer is for the topic." },
+          { role: "user", content: "Topic: {{item.topic}}\nAnswer: {{sample.output_text}}" },
+        ],
+        range: [1, 10],
+        pass_threshold: 6,
+      },
+      {
+        type: "label_model",
+        name: "tone",
+        input: [{ role: "user", content: [{ type: "input_text", text: "Tone of: {{item.response}}" }] }],
+        labels: ["friendly", "rude"],
+        passing_labels: ["friendly"],
+      },
+    ],
+  };
+  const rows = [
+    { topic: "billing", response: "Your bill is ready. [[judge:score=9]] [[judge:label=friendly]]" },
+    { topic: "refunds", response: "No. [[judge:score=2]] [[judge:label=rude]]" },
+  ];
+  const text = [config, ...rows].map((row) => JSON.stringify(row)).join("\n");
+  const report = await agenteval.score(text, { judge });
+  const result = (index, name) => report.items[index].results.find((entry) => entry.evaluator === name);
+  assert.deepEqual([result(0, "helpfulness").result, result(0, "helpfulness").score], ["pass", 9]);
+  assert.equal(result(0, "tone").details.label, "friendly");
+  assert.deepEqual([result(1, "helpfulness").result, result(1, "tone").result], ["fail", "fail"]);
+});
+
+describeChromium();
+
+function describeChromium() {
+  let chromium;
+  let page;
+
+  before(async () => {
+    chromium = await packagePage();
+    page = chromium.page;
+  });
+
+  after(async () => {
+    await chromium?.close();
+  });
+
+  test("chromium page and worker: the same templates and verdicts through fetch", async () => {
+    const outcome = await page.evaluate(
+      async ({ options, data, custom }) => {
+        const inPage = await globalThis.agenteval.score(data, { judge: options, custom });
+        const client = globalThis.agenteval.connectWorker();
+        try {
+          const inWorker = await client.score(data, { judge: options, custom });
+          let refused;
+          try {
+            await client.score(data, { custom: { ...custom, Short: () => true } });
+          } catch (error) {
+            refused = { code: error.code, message: error.message };
+          }
+          return { inPage, inWorker, refused };
+        } finally {
+          client.terminate();
+        }
+      },
+      { options: judge, data: document, custom: templates },
+    );
+    assertVerdicts(outcome.inPage);
+    assertVerdicts(outcome.inWorker);
+    assert.match(outcome.refused.message, /^options\.custom\.Short: custom evaluators that are functions cannot run in a worker/);
+  });
+}
