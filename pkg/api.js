@@ -1,7 +1,7 @@
 // The package's public functions: the wasm exports, each behind a guard that turns a crash of the
 // module (a Rust panic surfaces as a WebAssembly trap) into an `Error` with code `internalError`
 // and resets the module, so the next call works on a fresh instance. Shared by every entry point.
-// A `score`, `evaluate` or `scoreItem` call that gives a `judge` runs in the judge module
+// A `score`, `evaluate` or `scoreItem` call that gives a `judge` or a judge template runs in the judge module
 // (`agenteval_judge`, the same API with the LLM judges and `readReport`), loaded on first use;
 // `readReport` and `evaluateRows` always run there, and so does a call the first module refuses
 // with code `otherModule` (a Copilot Studio CSV, which only the judge module reads): `validate`
@@ -133,7 +133,8 @@ function loadJudge() {
 
 /**
  * `name` of the first module, or of the judge module when its options (argument `at`, if any)
- * give a judge or when the first module answers that the call needs the judge module.
+ * give a judge or a judge template, or when the first module answers that the call needs the
+ * judge module.
  */
 function routed(name, at) {
   const plain = guard(wasm[name]);
@@ -143,8 +144,8 @@ function routed(name, at) {
     throw error;
   };
   return function call(...args) {
-    const judge = at === undefined ? undefined : args[at]?.judge;
-    if (judge !== undefined && judge !== null) return inJudge(args);
+    const options = at === undefined ? undefined : args[at];
+    if (needsJudgeModule(options)) return inJudge(args);
     let result;
     try {
       result = plain(...args);
@@ -153,6 +154,17 @@ function routed(name, at) {
     }
     return result instanceof Promise ? result.catch((error) => elsewhere(args, error)) : result;
   };
+}
+
+/**
+ * Whether call options need the judge module: they give a judge, or a custom evaluator that is a
+ * judge template (an object, not a function).
+ */
+function needsJudgeModule(options) {
+  if (options?.judge !== undefined && options?.judge !== null) return true;
+  const custom = options?.custom;
+  if (custom === null || typeof custom !== "object") return false;
+  return Object.values(custom).some((entry) => entry !== null && typeof entry === "object");
 }
 
 /** `name` of the judge module, the only one that has it. */

@@ -79,6 +79,13 @@ impl Slot {
                 return Slot::built(&template::SPEC, label, built);
             }
         }
+        #[cfg(not(feature = "judge"))]
+        if ["score_model", "label_model"].contains(&name) {
+            return Slot::Broken(EvalResult::skipped(
+                label,
+                evaluators::judged::NO_JUDGE_REASON,
+            ));
+        }
         let Some(spec) = evaluators::find(name) else {
             if customs.functions.iter().any(|custom| custom == name) {
                 return match custom::threshold(options) {

@@ -75,9 +75,21 @@ impl Source {
             Source::Bytes(bytes) => dataset::load(&bytes, config),
             Source::Value(value) => dataset::load_value(value, config),
         };
-        loaded.map_err(|error| match dataset::other_build(&error) {
-            Some(why) => ApiError::new(ErrorCode::OtherModule, format!("{what}: {why}")),
-            None => ApiError::input(ErrorCode::InvalidDataset, what, error),
+        loaded.map_err(|error| {
+            let elsewhere = error.diagnostics.first().is_some_and(|diagnostic| {
+                diagnostic.message == agenteval_core::dataset::COPILOT_STUDIO_NOT_BUILT
+            });
+            if elsewhere {
+                ApiError::new(
+                    ErrorCode::OtherModule,
+                    format!(
+                        "{what}: {}",
+                        agenteval_core::dataset::COPILOT_STUDIO_NOT_BUILT
+                    ),
+                )
+            } else {
+                ApiError::input(ErrorCode::InvalidDataset, what, error)
+            }
         })
     }
 
@@ -104,14 +116,8 @@ impl Source {
 /// `invalidConfig` naming `options.config`.
 pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
-        dataset::FoundryConfig::from_value(config).map_err(|error| {
-            match dataset::other_build(&error) {
-                Some(why) => {
-                    ApiError::new(ErrorCode::OtherModule, format!("options.config: {why}"))
-                }
-                None => ApiError::input(ErrorCode::InvalidConfig, "options.config", error),
-            }
-        })?;
+        dataset::FoundryConfig::from_value(config)
+            .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
     }
     Ok(())
 }

@@ -175,8 +175,7 @@ pub(crate) enum NoJudge {}
 type JudgeSettings = NoJudge;
 
 /// Checks the hooks shared by `score` and `scoreItem`; returns the custom evaluators: functions
-/// by name, and (in the judge module) judge templates. The first module sends a call with a
-/// template to the judge module (`otherModule`).
+/// by name, and (in the judge module) judge templates.
 fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
     options.signal("signal")?;
     options.positive_number("sliceMs").or_else(|error| {
@@ -186,6 +185,12 @@ fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
             Err(error)
         }
     })?;
+    customs(options)
+}
+
+/// The custom evaluators of `options.custom`: functions by name, and judge templates.
+#[cfg(feature = "judge")]
+fn customs(options: &OptionsObject) -> Result<Customs, ApiError> {
     let mut customs = Customs::default();
     for (name, entry) in options.entries("custom")? {
         let field = || format!("options.custom.{name}");
@@ -202,6 +207,19 @@ fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
         }
     }
     Ok(customs)
+}
+
+/// The custom evaluators of `options.custom`: functions by name (the package sends a call with
+/// judge templates to the judge module).
+#[cfg(not(feature = "judge"))]
+fn customs(options: &OptionsObject) -> Result<Customs, ApiError> {
+    let functions = options.functions("custom")?;
+    for name in &functions {
+        custom::check_name(name).map_err(|error| {
+            ApiError::argument(&format!("options.custom.{name}"), error.message)
+        })?;
+    }
+    Ok(Customs::from(functions))
 }
 
 /// Reads a judge template given as `options.custom.NAME`.
@@ -230,20 +248,6 @@ fn customs_template(
         .templates
         .push((name, std::sync::Arc::new(template)));
     Ok(())
-}
-
-/// Judge templates run in the judge module.
-#[cfg(not(feature = "judge"))]
-fn customs_template(
-    _customs: &mut Customs,
-    field: &str,
-    _name: String,
-    _entry: &JsValue,
-) -> Result<(), ApiError> {
-    Err(ApiError::new(
-        ErrorCode::OtherModule,
-        format!("{field}: a judge template runs in the judge module"),
-    ))
 }
 
 /// The one-item M365 document `scoreItem` scores: the item with `evaluators` set and

@@ -147,17 +147,7 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
         .and_then(Value::as_str)
         .filter(|kind| ["score_model", "label_model"].contains(kind))
     {
-        #[cfg(feature = "judge")]
         return model_grader(grader, name, entry, pointer, problems, before);
-        #[cfg(not(feature = "judge"))]
-        {
-            let _ = (grader, name, before);
-            problems.push(Diagnostic::at_pointer(
-                push_pointer(pointer, "type"),
-                super::GRADERS_NOT_BUILT,
-            ));
-            return None;
-        }
     }
     let evaluator_name = text("evaluator_name");
     let initialization_parameters = match entry.get("initialization_parameters") {
@@ -205,7 +195,6 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
     })
 }
 
-#[cfg(feature = "judge")]
 /// A `score_model` / `label_model` criterion: its own fields (`input`, `range`, `labels`,
 /// `model`…) are the grader's definition, and its placeholders read the whole row.
 fn model_grader(

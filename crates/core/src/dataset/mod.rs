@@ -120,24 +120,6 @@ pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputE
 pub const COPILOT_STUDIO_NOT_BUILT: &str =
     "a Copilot Studio test set (CSV): this build of agenteval does not read them (feature `copilot-studio`)";
 
-/// Why a Foundry `score_model` / `label_model` criterion is refused by a build without the
-/// `judge` feature.
-pub const GRADERS_NOT_BUILT: &str =
-    "a score_model or label_model criterion: this build of agenteval does not read them (feature `judge`)";
-
-/// Why another build of agenteval must read this input (a Copilot Studio CSV, a prompt-based
-/// grader), when `error`'s first problem says so; the caller may hand the input to that build.
-pub fn other_build(error: &InputError) -> Option<&'static str> {
-    let first = error.diagnostics.first()?.message.as_str();
-    if first == COPILOT_STUDIO_NOT_BUILT {
-        Some(COPILOT_STUDIO_NOT_BUILT)
-    } else if first == GRADERS_NOT_BUILT {
-        Some(GRADERS_NOT_BUILT)
-    } else {
-        None
-    }
-}
-
 /// Whether `bytes` (BOM already stripped) start with a CSV header row naming a `question` column:
 /// a Copilot Studio test set or results export.
 pub fn looks_like_copilot_studio(bytes: &[u8]) -> bool {

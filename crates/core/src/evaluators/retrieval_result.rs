@@ -205,7 +205,8 @@ struct Hits<'a> {
     total: usize,
     candidates: Vec<Candidate<'a>>,
     extracts: Vec<Haystack<'a>>,
-    /// The extracts' text as written, parallel to `extracts`.
+    /// The extracts' text as written, parallel to `extracts` (shown to an entailment judge).
+    #[cfg(feature = "judge")]
     texts: Vec<&'a str>,
     source: HitSource,
 }
@@ -290,6 +291,7 @@ impl RetrievalResult {
             total: 0,
             candidates: Vec::new(),
             extracts: Vec::new(),
+            #[cfg(feature = "judge")]
             texts: Vec::new(),
             source: HitSource::Executions,
         };
@@ -360,6 +362,7 @@ impl RetrievalResult {
                 })?;
                 if let Some(text) = text {
                     hits.extracts.push(Haystack::new(text));
+                    #[cfg(feature = "judge")]
                     hits.texts.push(text);
                 }
             }
