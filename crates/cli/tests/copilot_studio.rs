@@ -360,3 +360,73 @@ fn text_similarity_is_the_cosine_of_the_endpoints_embeddings() {
         "{written}"
     );
 }
+
+#[test]
+fn general_quality_and_compare_meaning_named_in_an_m365_document_use_the_same_prompts() {
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
+        .expect("the local judge starts");
+    let dir = std::env::temp_dir().join(format!("agenteval-copilot-m365-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let all_hold = " [[judge:dimension=relevance:1]] [[judge:dimension=completeness:1]] [[judge:dimension=groundedness:1]] [[judge:dimension=answered:1]]";
+    let document = json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": {"GeneralQuality": {}, "CompareMeaning": {"threshold": 60}},
+        "items": [
+            {"prompt": "When does the store open?", "response": format!("At 9 am.{all_hold} [[judge:score=80]]"), "expected_response": "At 9 am"},
+            {"prompt": "When does the store open?", "response": "Soon. [[judge:dimension=relevance:1]] [[judge:dimension=completeness:0]] [[judge:dimension=groundedness:0]] [[judge:dimension=answered:1]] [[judge:score=40]]", "expected_response": "At 9 am"},
+            {"prompt": "Hi", "response": format!("Hello.{all_hold}")}
+        ]
+    });
+    let file = dir.join("document.json");
+    std::fs::write(&file, document.to_string()).expect("document written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args(["--format", "report", "--no-judge-cache"])
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env_remove("AZURE_AI_API_KEY")
+        .output()
+        .expect("agenteval runs");
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let result = |item: usize, evaluator: &str| -> Value {
+        report["items"][item]["results"]
+            .as_array()
+            .and_then(|results| {
+                results
+                    .iter()
+                    .find(|result| result["evaluator"] == evaluator)
+            })
+            .cloned()
+            .unwrap_or_default()
+    };
+    let general = result(0, "GeneralQuality");
+    assert_eq!(
+        (&general["result"], &general["score"]),
+        (&json!("pass"), &json!(100.0)),
+        "{general}"
+    );
+    assert_eq!(
+        general["details"]["prompt_version"],
+        "copilot_general_quality/v1"
+    );
+    let meaning = result(0, "CompareMeaning");
+    assert_eq!(
+        (&meaning["result"], &meaning["threshold"]),
+        (&json!("pass"), &json!(60.0)),
+        "{meaning}"
+    );
+    let weak = result(1, "GeneralQuality");
+    assert_eq!(weak["result"], "fail");
+    assert_eq!(
+        weak["reason"],
+        "Seems relevant; Seems incomplete; Knowledge sources not cited; Answered the question"
+    );
+    assert_eq!(result(1, "CompareMeaning")["result"], "fail");
+    assert_eq!(
+        result(2, "CompareMeaning")["error"]["code"],
+        "evaluatorConfigurationError"
+    );
+    assert_eq!(judge.stats().completions, 5);
+}

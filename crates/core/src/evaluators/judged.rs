@@ -4,8 +4,8 @@
 //! without a call; the Rubric judge ([`rubric`]) rates a configured rubric's dimensions in one
 //! call, and the composites ([`composite`]) their members; Copilot Studio's GeneralQuality and
 //! CompareMeaning test methods have their prompts in [`copilot_studio`] (a CSV's rows call them,
-//! not a configured evaluator); the others (GeneralQuality and CompareMeaning named in an M365
-//! document) say they are not available yet.
+//! and so do those names in an M365 document); a build without the prompts (no Copilot Studio
+//! feature) says they are not available yet.
 
 // NOTE: without the `judge` feature the standard judges are built (their options checked) but
 // never prepare a call, so their preparation side is compiled and unused; the linker drops it.
@@ -178,6 +178,14 @@ const RUBRIC_BUILD: super::BuildFn = build_unavailable;
 const OUTPUT_QUALITY_BUILD: super::BuildFn = composite::build_output_quality;
 #[cfg(not(feature = "judge"))]
 const OUTPUT_QUALITY_BUILD: super::BuildFn = build_unavailable;
+#[cfg(all(feature = "judge", feature = "copilot-studio"))]
+const GENERAL_QUALITY_BUILD: super::BuildFn = copilot_studio::build_general_quality;
+#[cfg(not(all(feature = "judge", feature = "copilot-studio")))]
+const GENERAL_QUALITY_BUILD: super::BuildFn = build_unavailable;
+#[cfg(all(feature = "judge", feature = "copilot-studio"))]
+const COMPARE_MEANING_BUILD: super::BuildFn = copilot_studio::build_compare_meaning;
+#[cfg(not(all(feature = "judge", feature = "copilot-studio")))]
+const COMPARE_MEANING_BUILD: super::BuildFn = build_unavailable;
 #[cfg(feature = "judge")]
 const TOOL_USE_QUALITY_BUILD: super::BuildFn = composite::build_tool_use_quality;
 #[cfg(not(feature = "judge"))]
@@ -257,18 +265,24 @@ pub static SPECS: [EvaluatorSpec; 37] = [
             "weighted score sum(w*s)/(5*sum(w)) over the applicable dimensions >= threshold (0.5)",
         )
     },
-    judged(
-        "GeneralQuality",
-        QR,
-        BINARY_OPTIONS,
-        "relevance, groundedness, completeness and no abstention all hold",
-    ),
-    judged(
-        "CompareMeaning",
-        &["response", "expected_response"],
-        PERCENT_OPTIONS,
-        "score 0-100 >= threshold (50)",
-    ),
+    EvaluatorSpec {
+        build: GENERAL_QUALITY_BUILD,
+        ..judged(
+            "GeneralQuality",
+            QR,
+            BINARY_OPTIONS,
+            "relevance, groundedness, completeness and no abstention all hold",
+        )
+    },
+    EvaluatorSpec {
+        build: COMPARE_MEANING_BUILD,
+        ..judged(
+            "CompareMeaning",
+            &["response", "expected_response"],
+            PERCENT_OPTIONS,
+            "score 0-100 >= threshold (50)",
+        )
+    },
     standard(
         "builtin.relevance",
         &["query", "response", "messages"],

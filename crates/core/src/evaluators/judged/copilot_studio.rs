@@ -2,14 +2,20 @@
 //! (`copilot_general_quality/v1`: one call, a verdict on each of its four criteria) and
 //! CompareMeaning (`copilot_compare_meaning/v1`: one call, a score from 0 to 100); and
 //! TextSimilarity's embeddings request (the response and the expected response). The row's text
-//! is fenced as data as in every judged prompt. Reading the replies is
+//! is fenced as data as in every judged prompt. GeneralQuality and CompareMeaning named in an M365
+//! document use the same prompts on the item's prompt, response and expected response. Reading the replies is
 //! `judge::copilot_studio`'s; this module decides nothing from them.
 
 use super::prompt::{fence, Section};
+use super::render;
+use crate::evaluators::Evaluator;
+use crate::inputs::Inputs;
 use crate::judge::copilot_studio::{CopilotMethod, CRITERIA};
 use crate::judge::{
     Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
 };
+use crate::options::{ConfigError, Options};
+use crate::outcome::{ErrorCode, EvalResult};
 
 /// GeneralQuality's prompt; any change to its text bumps the version.
 pub const GENERAL_QUALITY: PromptId = PromptId {
@@ -161,6 +167,71 @@ fn call(
             dimensions: Some(Dimensions::CopilotStudio(method)),
         },
         turns: Vec::new(),
+    }
+}
+
+/// GeneralQuality or CompareMeaning named in an M365 document: the Copilot Studio prompts, on
+/// the item's prompt, response and expected response.
+struct NamedMethod {
+    label: String,
+    /// CompareMeaning's passing score (0–100); `None` for GeneralQuality.
+    compare_meaning: Option<f64>,
+}
+
+/// Builds GeneralQuality from its options (`threshold` accepted: every criterion must hold).
+///
+/// # Errors
+/// An unknown option.
+pub(super) fn build_general_quality(
+    label: &str,
+    options: Options<'_>,
+) -> Result<Box<dyn Evaluator>, ConfigError> {
+    options.deny_unknown(&["threshold"])?;
+    Ok(Box::new(NamedMethod {
+        label: label.to_owned(),
+        compare_meaning: None,
+    }))
+}
+
+/// Builds CompareMeaning from its options: `threshold` 0..100 (50).
+///
+/// # Errors
+/// An unknown option or a threshold off 0..100.
+pub(super) fn build_compare_meaning(
+    label: &str,
+    options: Options<'_>,
+) -> Result<Box<dyn Evaluator>, ConfigError> {
+    options.deny_unknown(&["threshold"])?;
+    let threshold = options.number_in("threshold", 50.0, 0.0, 100.0)?;
+    Ok(Box::new(NamedMethod {
+        label: label.to_owned(),
+        compare_meaning: Some(threshold),
+    }))
+}
+
+impl Evaluator for NamedMethod {
+    fn evaluate(&self, _inputs: &Inputs<'_>) -> EvalResult {
+        EvalResult::skipped(&self.label, super::NO_JUDGE_REASON)
+    }
+
+    fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
+        let text = |name: &str| inputs.get(name).map(render::readable).unwrap_or_default();
+        let (question, response, expected) =
+            (text("prompt"), text("response"), text("expected_response"));
+        let texts = RowTexts {
+            question: &question,
+            response: &response,
+            expected: &expected,
+        };
+        Some(match self.compare_meaning {
+            None => Ok(general_quality(&self.label, texts)),
+            Some(_) if expected.trim().is_empty() => Err(Box::new(EvalResult::error(
+                &self.label,
+                ErrorCode::EvaluatorConfigurationError,
+                "CompareMeaning needs the item's expected_response to compare with; it has none",
+            ))),
+            Some(passing_score) => Ok(compare_meaning(&self.label, texts, passing_score)),
+        })
     }
 }
 
