@@ -147,7 +147,7 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
         .and_then(Value::as_str)
         .filter(|kind| ["score_model", "label_model"].contains(kind))
     {
-        return model_grader(grader, name, entry, pointer, problems, before);
+        return model_grader(grader, name, entry, pointer, problems);
     }
     let evaluator_name = text("evaluator_name");
     let initialization_parameters = match entry.get("initialization_parameters") {
@@ -203,26 +203,18 @@ fn model_grader(
     entry: &Map<String, Value>,
     pointer: &str,
     problems: &mut Vec<Diagnostic>,
-    before: usize,
 ) -> Option<Criterion> {
     if entry.contains_key("data_mapping") {
         problems.push(Diagnostic::at_pointer(
             push_pointer(pointer, "data_mapping"),
-            format!("a {grader} criterion takes no data_mapping: its input templates name the row's fields ({{{{item.FIELD}}}})"),
+            "a grader takes no data_mapping: its input names the row's fields ({{item.FIELD}})",
         ));
-    }
-    if problems.len() > before {
         return None;
     }
-    let definition = entry
-        .iter()
-        .filter(|(key, _)| key.as_str() != "name")
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
     Some(Criterion {
         name: name?,
         evaluator_name: grader.to_owned(),
-        initialization_parameters: definition,
+        initialization_parameters: entry.clone(),
         data_mapping: vec![("response".to_owned(), Template::SampleOutput)],
     })
 }
