@@ -2,8 +2,9 @@
 // server (`cargo xtask test` starts it and passes its URL and key in AGENTEVAL_JUDGE_URL and
 // AGENTEVAL_JUDGE_KEY): a range template and a label template named in an M365 document, beside
 // a custom function; the same without a judge (skipped, not unknown); bad templates; Foundry
-// `score_model` / `label_model` criteria; in Node, and in headless Chromium (a page and the
-// package's Web Worker).
+// `score_model` / `label_model` criteria; RetrievalResult's `match: "entailment"` and
+// GeneralQuality / CompareMeaning named in an M365 document, judged the same way; in Node, and in
+// headless Chromium (a page and the package's Web Worker).
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -151,6 +152,56 @@ test("node: Foundry score_model and label_model criteria read any row field", as
   assert.deepEqual([result(1, "helpfulness").result, result(1, "tone").result], ["fail", "fail"]);
 });
 
+/** RetrievalResult in entailment mode over one hit whose extract carries the judge's answer. */
+const entailment = {
+  schemaVersion: "1.11.0",
+  default_evaluators: {
+    RetrievalResult: {
+      capability: "OneDriveAndSharePoint",
+      match: "entailment",
+      expected_items: [
+        { retrievalExtract_contains: "Customers can get their money back for a month" },
+        { retrievalExtract_contains: "Delivery costs nothing" },
+      ],
+    },
+    GeneralQuality: {},
+    CompareMeaning: { threshold: 60 },
+  },
+  items: [1, 2].map((second) => ({
+    prompt: "Refunds?",
+    response:
+      "Within 30 days. [[judge:score=80]] [[judge:dimension=relevance:1]] [[judge:dimension=completeness:1]] [[judge:dimension=groundedness:1]] [[judge:dimension=answered:1]]",
+    expected_response: "Within 30 days",
+    diagnostics: {
+      retrieval_executions: [
+        {
+          capability: "OneDriveAndSharePoint",
+          retrievalHits: [
+            { rank: 1, webUrl: "https://contoso.example/refunds", extracts: [{ text: `Refunds are accepted within 30 days. [[judge:entails=1:1]] [[judge:entails=2:${second === 2 ? "2" : "none"}]]` }] },
+            { rank: 2, webUrl: "https://contoso.example/shipping", extracts: [{ text: "Shipping is free on every order." }] },
+          ],
+        },
+      ],
+    },
+  })),
+};
+
+function assertEntailment(report) {
+  const [one, both] = [0, 1].map((index) => found(report, index, "RetrievalResult"));
+  assert.deepEqual([one.result, one.score, one.details.diagnostic_code], ["fail", 0.5, "not_retrieved"]);
+  assert.deepEqual([both.result, both.score], ["pass", 1]);
+  assert.equal(both.details.prompt_version, "retrieval_entailment/v1");
+  assert.equal(both.details.matched_items[1].matchedHitRank, 2);
+  assert.deepEqual([found(report, 0, "GeneralQuality").result, found(report, 0, "GeneralQuality").score], ["pass", 100]);
+  assert.deepEqual([found(report, 0, "CompareMeaning").result, found(report, 0, "CompareMeaning").threshold], ["pass", 60]);
+}
+
+test("node: RetrievalResult's entailment, GeneralQuality and CompareMeaning through the judge", async () => {
+  assertEntailment(await agenteval.score(entailment, { judge }));
+  const skipped = await agenteval.score(entailment);
+  assert.equal(found(skipped, 0, "RetrievalResult").result, "skipped");
+});
+
 describeChromium();
 
 function describeChromium() {
@@ -166,9 +217,9 @@ function describeChromium() {
     await chromium?.close();
   });
 
-  test("chromium page and worker: the same templates and verdicts through fetch", async () => {
+  test("chromium page and worker: the same templates and verdicts through fetch, and entailment in the page", async () => {
     const outcome = await page.evaluate(
-      async ({ options, data, custom }) => {
+      async ({ options, data, custom, entailmentData }) => {
         const inPage = await globalThis.agenteval.score(data, { judge: options, custom });
         const client = globalThis.agenteval.connectWorker();
         try {
@@ -179,15 +230,17 @@ function describeChromium() {
           } catch (error) {
             refused = { code: error.code, message: error.message };
           }
-          return { inPage, inWorker, refused };
+          const entailment = await globalThis.agenteval.score(entailmentData, { judge: options });
+          return { inPage, inWorker, refused, entailment };
         } finally {
           client.terminate();
         }
       },
-      { options: judge, data: document, custom: templates },
+      { options: judge, data: document, custom: templates, entailmentData: entailment },
     );
     assertVerdicts(outcome.inPage);
     assertVerdicts(outcome.inWorker);
+    assertEntailment(outcome.entailment);
     assert.match(outcome.refused.message, /^options\.custom\.Short: custom evaluators that are functions cannot run in a worker/);
   });
 }
