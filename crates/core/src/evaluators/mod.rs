@@ -11,10 +11,12 @@ use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
 use crate::text::python;
 
+pub mod bleu;
 pub mod citations;
 pub mod document_retrieval;
 pub mod exact_match;
 pub mod f1_score;
+pub mod gleu;
 pub mod judged;
 pub mod keyword_match;
 pub mod partial_match;
@@ -101,7 +103,7 @@ pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {
     DETERMINISTIC.iter().chain(judged::SPECS.iter())
 }
 
-static DETERMINISTIC: [EvaluatorSpec; 12] = [
+static DETERMINISTIC: [EvaluatorSpec; 14] = [
     exact_match::SPEC,
     partial_match::SPEC,
     citations::SPEC,
@@ -114,6 +116,8 @@ static DETERMINISTIC: [EvaluatorSpec; 12] = [
     f1_score::SPEC,
     rouge::SPEC,
     document_retrieval::SPEC,
+    bleu::SPEC,
+    gleu::SPEC,
 ];
 
 /// The built-in evaluator called exactly `name` (names are case-sensitive).
