@@ -113,11 +113,26 @@ impl Source {
 /// Checks a Foundry config given with a dataset.
 ///
 /// # Errors
-/// `invalidConfig` naming `options.config`.
+/// `invalidConfig` naming `options.config`; `otherModule` when it names an evaluator only the
+/// package's second module has (BLEU and GLEU, which need NLTK's tokenisers).
 pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
-        dataset::FoundryConfig::from_value(config)
+        let config = dataset::FoundryConfig::from_value(config)
             .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
+        let elsewhere = config
+            .criteria
+            .iter()
+            .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name));
+        if let Some(criterion) = elsewhere {
+            return Err(ApiError::new(
+                ErrorCode::OtherModule,
+                format!(
+                    "options.config: {}: {}",
+                    criterion.evaluator_name,
+                    agenteval_core::evaluators::NLTK_NOT_BUILT
+                ),
+            ));
+        }
     }
     Ok(())
 }

@@ -9,13 +9,17 @@
 //! weighted logarithms, in the reference's order of operations. Where no unigram matches, the
 //! reference returns the integer `0`; the score here is `0.0` (the same number).
 
-use std::collections::HashMap;
+#![cfg_attr(
+    not(feature = "nltk"),
+    allow(unused_imports, unused_variables, dead_code)
+)]
 
 use super::f1_score::{reference_threshold, text_pair};
-use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use super::{ngrams, Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+#[cfg(feature = "nltk")]
 use crate::text::nltk::nltk_tokenize;
 
 /// Catalog entry for `builtin.bleu_score`.
@@ -45,12 +49,17 @@ struct Bleu {
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
     options.deny_unknown(&["threshold"])?;
+    let threshold = reference_threshold(options, "threshold", 0.5)?;
+    #[cfg(not(feature = "nltk"))]
+    return Err(ConfigError::new(super::NLTK_NOT_BUILT));
+    #[cfg(feature = "nltk")]
     Ok(Box::new(Bleu {
         label: label.to_owned(),
-        threshold: reference_threshold(options, "threshold", 0.5)?,
+        threshold,
     }))
 }
 
+#[cfg(feature = "nltk")]
 impl Evaluator for Bleu {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         match text_pair(inputs, MISSING_INPUTS) {
@@ -65,18 +74,20 @@ impl Evaluator for Bleu {
     }
 }
 
-/// The largest n-gram order (the reference's four weights of 0.25).
-const MAX_ORDER: usize = 4;
 /// `SmoothingFunction().k`.
 const SMOOTHING_K: u64 = 5;
 
 /// NLTK's `sentence_bleu([reference], hypothesis, smoothing_function=SmoothingFunction().method4)`
-/// with the default weights.
+/// with the default weights (0.25 for each of the 1- to 4-grams).
 pub fn sentence_bleu<T: AsRef<str>>(reference: &[T], hypothesis: &[T]) -> f64 {
-    let reference: Vec<&str> = reference.iter().map(AsRef::as_ref).collect();
-    let hypothesis: Vec<&str> = hypothesis.iter().map(AsRef::as_ref).collect();
-    let precisions: Vec<(usize, usize)> = (1..=MAX_ORDER)
-        .map(|n| modified_precision(&reference, &hypothesis, n))
+    let (reference, hypothesis) = ngrams::token_ids(reference, hypothesis);
+    let mut counts = ngrams::Counts::default();
+    let precisions: Vec<(usize, usize)> = (1..=ngrams::MAX_ORDER)
+        .map(|n| {
+            counts.clear();
+            let (hyp_total, _) = ngrams::count(&reference, &hypothesis, n..=n, &mut counts);
+            (ngrams::clipped(&counts), hyp_total.max(1))
+        })
         .collect();
     if precisions
         .first()
@@ -86,7 +97,7 @@ pub fn sentence_bleu<T: AsRef<str>>(reference: &[T], hypothesis: &[T]) -> f64 {
     }
     let hyp_len = hypothesis.len();
     let mut smoothed_orders = 0;
-    let mut log_terms = Vec::with_capacity(MAX_ORDER);
+    let mut log_terms = Vec::with_capacity(ngrams::MAX_ORDER);
     for &(numerator, denominator) in &precisions {
         let precision = if numerator == 0 && hyp_len > 1 {
             smoothed_orders += 1;
@@ -100,25 +111,6 @@ pub fn sentence_bleu<T: AsRef<str>>(reference: &[T], hypothesis: &[T]) -> f64 {
         }
     }
     brevity_penalty(reference.len(), hyp_len) * fsum(&log_terms).exp()
-}
-
-/// BLEU's modified precision of order `n` as `(clipped matches, max(1, hypothesis n-grams))`.
-fn modified_precision(reference: &[&str], hypothesis: &[&str], n: usize) -> (usize, usize) {
-    let mut counts: HashMap<&[&str], (usize, usize)> = HashMap::new();
-    for gram in hypothesis.windows(n) {
-        counts.entry(gram).or_default().0 += 1;
-    }
-    for gram in reference.windows(n) {
-        if let Some(entry) = counts.get_mut(gram) {
-            entry.1 += 1;
-        }
-    }
-    let clipped = counts
-        .values()
-        .map(|&(hyp, reference)| hyp.min(reference))
-        .sum();
-    let total = hypothesis.len().saturating_sub(n - 1).max(1);
-    (clipped, total)
 }
 
 /// `brevity_penalty(closest_ref_len, hyp_len)`.
@@ -186,7 +178,7 @@ fn fsum(values: &[f64]) -> f64 {
     high
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "nltk"))]
 mod tests {
     use super::*;
     use crate::json;

@@ -5,13 +5,17 @@
 //! All 1- to 4-grams of each side are counted together; the score is the size of their multiset
 //! intersection over the larger of the two totals, 0.0 when both sides are empty.
 
-use std::collections::HashMap;
+#![cfg_attr(
+    not(feature = "nltk"),
+    allow(unused_imports, unused_variables, dead_code)
+)]
 
 use super::f1_score::{reference_threshold, text_pair};
-use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use super::{ngrams, Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+#[cfg(feature = "nltk")]
 use crate::text::nltk::nltk_tokenize;
 
 /// Catalog entry for `builtin.gleu_score`.
@@ -41,12 +45,17 @@ struct Gleu {
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
     options.deny_unknown(&["threshold"])?;
+    let threshold = reference_threshold(options, "threshold", 0.5)?;
+    #[cfg(not(feature = "nltk"))]
+    return Err(ConfigError::new(super::NLTK_NOT_BUILT));
+    #[cfg(feature = "nltk")]
     Ok(Box::new(Gleu {
         label: label.to_owned(),
-        threshold: reference_threshold(options, "threshold", 0.5)?,
+        threshold,
     }))
 }
 
+#[cfg(feature = "nltk")]
 impl Evaluator for Gleu {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         match text_pair(inputs, MISSING_INPUTS) {
@@ -63,35 +72,19 @@ impl Evaluator for Gleu {
 
 /// NLTK's `sentence_gleu([reference], hypothesis)` (`min_len` 1, `max_len` 4).
 pub fn sentence_gleu<T: AsRef<str>>(reference: &[T], hypothesis: &[T]) -> f64 {
-    let reference: Vec<&str> = reference.iter().map(AsRef::as_ref).collect();
-    let hypothesis: Vec<&str> = hypothesis.iter().map(AsRef::as_ref).collect();
-    let mut counts: HashMap<&[&str], (usize, usize)> = HashMap::new();
-    let (mut hyp_total, mut ref_total) = (0, 0);
-    for n in 1..=4 {
-        for gram in hypothesis.windows(n) {
-            counts.entry(gram).or_default().0 += 1;
-            hyp_total += 1;
-        }
-        for gram in reference.windows(n) {
-            if let Some(entry) = counts.get_mut(gram) {
-                entry.1 += 1;
-            }
-            ref_total += 1;
-        }
-    }
-    let matches: usize = counts
-        .values()
-        .map(|&(hyp, reference)| hyp.min(reference))
-        .sum();
+    let (reference, hypothesis) = ngrams::token_ids(reference, hypothesis);
+    let mut counts = ngrams::Counts::default();
+    let (hyp_total, ref_total) =
+        ngrams::count(&reference, &hypothesis, 1..=ngrams::MAX_ORDER, &mut counts);
     let all = hyp_total.max(ref_total);
     if all == 0 {
         0.0
     } else {
-        matches as f64 / all as f64
+        ngrams::clipped(&counts) as f64 / all as f64
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "nltk"))]
 mod tests {
     use super::*;
 

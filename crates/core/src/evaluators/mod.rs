@@ -19,6 +19,7 @@ pub mod f1_score;
 pub mod gleu;
 pub mod judged;
 pub mod keyword_match;
+mod ngrams;
 pub mod partial_match;
 pub mod retrieval_query;
 pub mod retrieval_result;
@@ -96,6 +97,19 @@ impl std::fmt::Debug for EvaluatorSpec {
             .field("kind", &self.kind)
             .finish_non_exhaustive()
     }
+}
+
+/// The evaluators that need NLTK's tokenisers (the `nltk` feature).
+pub const NEEDS_NLTK: [&str; 2] = [bleu::SPEC.name, gleu::SPEC.name];
+
+/// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
+pub const NLTK_NOT_BUILT: &str = "this evaluator needs NLTK's tokenisers, which are not in this \
+     build (the npm package loads them with its second module; the CLI has them)";
+
+/// Whether the built-in evaluator `name` can be configured in this build (every name but those
+/// of [`NEEDS_NLTK`] without the `nltk` feature).
+pub fn is_built(name: &str) -> bool {
+    cfg!(feature = "nltk") || !NEEDS_NLTK.contains(&name)
 }
 
 /// Every built-in evaluator, deterministic first.
