@@ -236,4 +236,14 @@ mod tests {
         let number = run(json!({}), json!(1), json!("x"));
         assert!(number.error.is_some());
     }
+
+    #[test]
+    fn snapshot_result() {
+        let result = run(
+            json!({"threshold": 0.3}),
+            json!("Mr. Smith didn't pay $3.88 to the U.S. Treasury."),
+            json!("Mr. Smith did not pay $3.88 to the Treasury."),
+        );
+        insta::assert_json_snapshot!(result);
+    }
 }

@@ -100,4 +100,18 @@ mod tests {
         assert_eq!(sentence_gleu(&Vec::<&str>::new(), &Vec::<&str>::new()), 0.0);
         assert_eq!(sentence_gleu(&words("x"), &Vec::<&str>::new()), 0.0);
     }
+
+    #[test]
+    fn snapshot_result() {
+        use crate::json;
+        use crate::json::{Map, Value};
+        let options: Map<String, Value> = Map::new();
+        let evaluator = build("gleu", Options::new(&options)).unwrap();
+        let response = json!("naïve café résumé, s'il vous plaît.");
+        let ground_truth = json!("naïve cafe résumé, please.");
+        let inputs = Inputs::new()
+            .with("response", &response)
+            .with("ground_truth", &ground_truth);
+        insta::assert_json_snapshot!(evaluator.evaluate(&inputs));
+    }
 }
