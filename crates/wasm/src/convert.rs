@@ -234,6 +234,27 @@ mod tests {
     }
 
     #[test]
+    fn a_config_naming_bleu_or_gleu_needs_the_module_with_nltk() {
+        for evaluator in ["builtin.bleu_score", "builtin.gleu_score"] {
+            let config = json!({"testing_criteria": [
+                {"name": "f1", "evaluator_name": "builtin.f1_score"},
+                {"name": "n-grams", "evaluator_name": evaluator}
+            ]});
+            let outcome = check_config(Some(&config));
+            if cfg!(feature = "judge") {
+                assert!(outcome.is_ok(), "the second module has NLTK");
+            } else {
+                let error = outcome.expect_err("the first module has no NLTK");
+                assert_eq!(error.code, ErrorCode::OtherModule);
+                assert!(error.message.contains(evaluator), "{error}");
+            }
+        }
+        let plain =
+            json!({"testing_criteria": [{"name": "f1", "evaluator_name": "builtin.f1_score"}]});
+        assert!(check_config(Some(&plain)).is_ok());
+    }
+
+    #[test]
     fn an_unusable_dataset_is_an_invalid_dataset_error() {
         let error = Source::Bytes(b"{\"items\": 3".to_vec())
             .load("dataset", None)
