@@ -26,9 +26,14 @@ import pathlib
 import random
 import string
 import sys
+import tempfile
 import unicodedata
 
-from azure.ai.evaluation import DocumentRetrievalEvaluator, F1ScoreEvaluator, RougeScoreEvaluator
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import nltk_data  # noqa: E402  (lays out NLTK's data before the reference is imported)
+
+from azure.ai.evaluation import (BleuScoreEvaluator, DocumentRetrievalEvaluator, F1ScoreEvaluator, GleuScoreEvaluator,
+                                 RougeScoreEvaluator)
 from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
 from azure.ai.evaluation._exceptions import EvaluationException
 
@@ -960,20 +965,280 @@ DR_THRESHOLDS = [f"{metric}_threshold" for metric in
                   "total_retrieved_documents", "total_ground_truth_documents"]]
 
 
+# --------------------------------------------------------------------------------------------
+# NLTK tokenisation (BLEU, GLEU), run against the data laid out by nltk_data.py
+
+NLTK_WORDS = ["the", "The", "cat", "sat", "on", "mat", "Paris", "is", "capital", "of", "France", "he", "He",
+              "However", "But", "In", "It", "said", "went", "new", "New", "York", "buy", "me", "two", "them",
+              "Mr.", "Mrs.", "Dr.", "Ms.", "Prof.", "St.", "Inc.", "Corp.", "Co.", "Ltd.", "Jr.", "Jan.", "Feb.",
+              "U.S.", "U.K.", "U.S.A.", "e.g.", "i.e.", "etc.", "vs.", "a.m.", "p.m.", "No.", "Gen.", "Sept.",
+              "J.", "A.", "B.", "x.", "_.", "3.", "5.", "1,000.", "3.88", "$3.88", "-3", "2.5%", "1,000", "10-20",
+              "don't", "can't", "won't", "I'm", "you're", "we've", "they'll", "he'd", "it's", "John's", "DON'T",
+              "cannot", "Cannot", "gonna", "gotta", "gimme", "lemme", "wanna", "d'ye", "more'n", "'tis", "'Twas",
+              "'em", "rock'n'roll", "o'clock", "students'", "''", "``", "`", "'", '"', '"hello"', "'quoted'",
+              "(", ")", "[", "]", "{", "}", "<", ">", "(see", "this)", "[1]", "{x}", "--", "---", "-", "a-b",
+              "...", "..", ". . .", "....", "!", "?", "?!", "!!!", ";", ":", ",", "&", "@", "#", "%", "*", "/",
+              "\\", "|", "~", "^", "+", "=", "a.b.c", "www.example.com", "x@y.z", "#tag", "C++", "3:30", "1:2",
+              "a,b", "a:b", "end.", "end.)", "end.\"", "end.'", "Yes.", "no.", "ok.", "A.M.", "St.Louis", "abc",
+              "Washington", "Sen.", "Calif.", "ariz.", "reps.", "Aug.", "wed.", "Corp.-owned", "non-U.S."]
+NLTK_SPACES = [" ", " ", " ", " ", "  ", "\n", "\n\n", "\t", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", " \n "]
+NLTK_UNICODE = ["café", "naïve", "İstanbul", "中文", "日本語です。", "한국어", "😀", "👍🏽", "“quoted”", "’s", "…", "–", "—",
+                "«x»", "€5", "£3.50", "¥", "©", "°C", "½", "²", "١٢٣", "٣.٥", "Ⅻ", "①", "&amp;", "&lt;b&gt;", "&quot;",
+                "&#124;", "&#91;x&#93;", "&apos;", "<skipped>", "\u2028", "\u00a0", "\u3000", "\u200b", "\u0301",
+                "x\u0301", "ﬁ", "Σ", "straße", "\U0001d400", "\U0010ffff", "\ufeff", "\x85", "‰", "‽", "⁂", "℃"]
+
+
+def nltk_text(rng, max_words=18, unicode_rate=0.0):
+    parts = []
+    for _ in range(rng.randint(0, max_words)):
+        roll = rng.random()
+        if roll < unicode_rate:
+            parts.append(rng.choice(NLTK_UNICODE))
+        elif roll < unicode_rate + 0.06:
+            parts.append("".join(rng.choice(string.punctuation) for _ in range(rng.randint(1, 4))))
+        else:
+            word = rng.choice(NLTK_WORDS)
+            if rng.random() < 0.1:
+                word = word.capitalize() if rng.random() < 0.7 else word.upper()
+            parts.append(word)
+        if rng.random() < 0.12:
+            parts.append(rng.choice([".", ",", "!", "?", ")", '"', "'", ".)", '."', "...", ":"]))
+        parts.append(rng.choice(NLTK_SPACES) if rng.random() < 0.9 else "")
+    return "".join(parts)
+
+
+def ascii_soup(rng, max_chars):
+    pool = string.printable + "....''\"\"  \x1c\x1d\x0b"
+    return "".join(rng.choice(pool) for _ in range(rng.randint(0, max_chars)))
+
+
+NLTK_FIXED = [
+    "", " ", "\n", "\t \r\n\x0b\x0c", "\x1c", ".", "..", "...", "?", "!", "'", '"', "``", "''", "--",
+    "Good muffins cost $3.88\nin New York.  Please buy me\ntwo of them.\nThanks.",
+    "Mr. Smith went to the U.S. He said don't.", "I met Dr. Who at 5 p.m. Then we left.",
+    "They said \"Hello.\" Then left.", "(Sent1.) Sent2.", "He said 'no'. She said 'yes'.", "Wait... What?",
+    "Hello!!! Is it me? Yes!", "The U.S.A. is big. The U.K. is small.", "J. R. R. Tolkien wrote it.",
+    "It costs 5. Then 6. The end.", "cannot gonna gotta gimme lemme wanna d'ye more'n 'tis 'twas",
+    "CANNOT Gonna WANNA go", "wanna\x1cgo", "I can't, won't, shouldn't.", "a--b---c----d", "x . . . y . . z",
+    "end.)", "end.\")", "end. )\t", "end.\n", "end,\n", "end:", "U.S.", "e.g. this", "etc. The end.",
+    "No. 5 is here. No. It is not.", "St. Louis is in Mo. It is big.", "A. B. C. D.", "3.14. 2.71. Done.",
+    "`quote' and ``double'' quote", "\"start quote", "'s 's 'S 'm 'd 'll 're 've n't N'T",
+    "students' books' covers", "(hello) [world] {foo} <bar>", "a;b@c#d$e%f&g*h", "5:30, 1,000 and 2,5",
+    "tab\tseparated\tvalues.", "line one.\nline two.\n\nparagraph two.", "?!?!", "!.", ".?", "..?", "x.y.z.",
+    "ok.)\" Next.", "He said: \"Stop.\" 'Why?' she asked.", "Yes.--No.", "Inc. Corp. Co. Ltd.", "i.e. e.g. a.m.",
+    "café au lait", "中文 测试。", "naïve résumé", "“Hello,” she said.", "€5.00 and $3", "3.5 km², 1½ cups",
+    "a&amp;b &lt;tag&gt; &quot;q&quot; &#124; &#91;x&#93; &apos;", "<skipped>x<skipped>", "a\u2028b", "😀😀 ok",
+    "Price: ١٢٣.٥ USD.", "Ⅻ. ①, ②!", "x\u00a0y\u3000z", "\u200bzero width", "Straße.", "ﬁne ﬂow",
+]
+
+
+_PUNKT_WORDS = None
+
+
+def punkt_words():
+    """Words Punkt's English model knows: orthographic-context types, abbreviations, sentence
+    starters and collocation parts, so that its decisions on them are exercised."""
+    global _PUNKT_WORDS
+    if _PUNKT_WORDS is None:
+        model = nltk_data.punkt_english()
+        ortho = sorted(w for w in model["ortho_context"] if w.isascii() and not any(c.isspace() for c in w))
+        abbreviations = sorted(w + "." for w in model["abbrev_types"] if " " not in w)
+        starters = sorted(model["sent_starters"])
+        collocations = sorted(model["collocations"])
+        _PUNKT_WORDS = (ortho, abbreviations, starters, collocations)
+    return _PUNKT_WORDS
+
+
+def punkt_text(rng, max_words=16):
+    ortho, abbreviations, starters, collocations = punkt_words()
+    parts = []
+    for _ in range(rng.randint(1, max_words)):
+        roll = rng.random()
+        if roll < 0.2:
+            parts.append(rng.choice(abbreviations))
+        elif roll < 0.3:
+            parts.append(rng.choice([rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_") + ".",
+                                     str(rng.randint(0, 2000)) + ".", "-" + str(rng.randint(1, 99)) + ",5."]))
+        elif roll < 0.4:
+            first, second = rng.choice(collocations)
+            first = str(rng.randint(1, 99)) if first == "##number##" else first
+            parts.append(f"{first}. {second.capitalize() if rng.random() < 0.5 else second}")
+        elif roll < 0.5:
+            parts.append(rng.choice(starters).capitalize())
+        else:
+            word = rng.choice(ortho)
+            pick = rng.random()
+            parts.append(word.capitalize() if pick < 0.4 else (word.upper() if pick < 0.5 else word))
+        if rng.random() < 0.15:
+            parts.append(rng.choice([".", "...", "?", "!", ".)", '."', ";", ",", ":"]))
+    return rng.choice([" ", " ", " ", "  ", "\n"]).join(parts)
+
+
+def nltk_tokenize_cases():
+    from azure.ai.evaluation._common.utils import nltk_tokenize
+    from nltk.tokenize import sent_tokenize
+
+    texts = list(NLTK_FIXED)
+    rng = seeded(20)
+    texts += [nltk_text(rng) for _ in range(2200)]
+    texts += [nltk_text(rng, 12, unicode_rate=0.25) for _ in range(500)]
+    texts += [ascii_soup(rng, 60) for _ in range(900)]
+    texts += [tricky_text(rng, 40) for _ in range(200)]
+    texts += [codepoint_soup(rng, 40) for _ in range(100)]
+    texts += [nltk_text(rng, 300) for _ in range(10)]
+    rng = seeded(23)
+    texts += [punkt_text(rng) for _ in range(1500)]
+    cases = []
+    for text in texts:
+        entry = {"text": text, "tokens": nltk_tokenize(text)}
+        if text.isascii():
+            entry["sentences"] = sent_tokenize(text)
+        cases.append(entry)
+    return cases
+
+
+def nltk_pair(rng, unicode_rate):
+    """A response and a ground truth that share words, phrases or nothing."""
+    ground_truth = nltk_text(rng, 24, unicode_rate)
+    roll = rng.random()
+    if roll < 0.1:
+        return ground_truth, ground_truth
+    if roll < 0.55:
+        words = ground_truth.split(" ")
+        start = rng.randint(0, len(words))
+        kept = words[start:start + rng.randint(0, len(words))]
+        if rng.random() < 0.3:
+            rng.shuffle(kept)
+        extra = nltk_text(rng, 6, unicode_rate).split(" ")
+        for word in extra:
+            kept.insert(rng.randint(0, len(kept)), word)
+        return " ".join(kept), ground_truth
+    if roll < 0.7:
+        return ground_truth.lower(), ground_truth
+    return nltk_text(rng, 24, unicode_rate), ground_truth
+
+
+NGRAM_FIXED = [
+    ("both empty", "", ""),
+    ("empty response", "", "The cat sat on the mat."),
+    ("empty ground truth", "The cat sat on the mat.", ""),
+    ("whitespace only", " \n\t", "  "),
+    ("identical", "The cat sat on the mat.", "The cat sat on the mat."),
+    ("single token", "cat", "cat"),
+    ("single token hypothesis", "cat", "the cat sat"),
+    ("single token mismatch", "dog", "the cat sat"),
+    ("two tokens one match", "the dog", "the cat sat on the mat"),
+    ("no unigram match", "alpha beta gamma", "delta epsilon"),
+    ("no bigram match", "mat the on sat cat the", "the cat sat on the mat"),
+    ("longer hypothesis", "the cat sat on the mat and then the dog came", "the cat sat on the mat"),
+    ("repeated words clipped", "the the the the the the the", "the cat is on the mat"),
+    ("contractions", "I don't know, can't say.", "I do not know, cannot say."),
+    ("money", "It costs $3.88 today.", "It costs $ 3.88 today"),
+    ("abbreviations", "Mr. Smith went to the U.S. He left.", "Mr. Smith went to the U.S. and left."),
+    ("quotes", "He said \"hello\" to 'them'.", "He said ``hello'' to them."),
+    ("ellipsis", "Wait... what?", "Wait . . . what ?"),
+    ("final period only", "Done.", "Done"),
+    ("punctuation soup", "!!! ??? ... ;;; ---", "!!! ... ---"),
+    ("accented", "café au lait", "cafe au lait"),
+    ("accent changes tokenisation", "café au lait.", "café au lait."),
+    ("cjk", "我们今天去北京。", "我们 今天 去 北京 。"),
+    ("emoji", "great 👍 job 😀", "great job 😀"),
+    ("mixed script", "The 東京 office opened.", "The Tokyo office opened."),
+    ("xml entities", "a &amp; b &lt;c&gt;", "a & b <c>"),
+    ("numbers with unicode", "Price: ١٢٣.٥ €", "Price: 123.5 €"),
+    ("very long", "the quick brown fox jumps over the lazy dog. " * 120, "the quick brown fox jumped over a lazy dog. " * 100),
+    ("very long unicode", "naïve café résumé. " * 150, "naïve cafe resume. " * 150),
+]
+
+
+def ngram_cases(factory):
+    cases = []
+
+    def add(name, init, inputs):
+        cases.append(case(name, init, inputs, run_reference(factory, init, inputs)))
+
+    for name, response, ground_truth in NGRAM_FIXED:
+        add(name, {}, {"response": response, "ground_truth": ground_truth})
+    for threshold in [0.0, 1, 0.2, 2, -1, 0.05, 1e300]:
+        add(f"threshold {threshold}", {"threshold": threshold},
+            {"response": "the cat sat on a mat", "ground_truth": "the cat sat on the mat"})
+    for name, inputs in [("missing ground truth", {"response": "x"}),
+                         ("missing response", {"ground_truth": "x"}),
+                         ("null response", {"response": None, "ground_truth": "x"}),
+                         ("number response", {"response": 5, "ground_truth": "x"}),
+                         ("list ground truth", {"response": "x", "ground_truth": ["x"]})]:
+        add(name, {}, inputs)
+    for init in [{"threshold": "0.5"}, {"threshold": None}, {"threshold": [1]}]:
+        add(f"init {init}", init, {"response": "x", "ground_truth": "x"})
+    for flag in [True, False]:
+        inputs = {"response": "a b", "ground_truth": "a b"}
+        reference = run_reference(factory, {"threshold": flag}, inputs)
+        cases.append(case(f"boolean threshold {flag}", {"threshold": flag}, inputs, {
+            "deviation": f"booleans are not thresholds (reference: {sorted(reference)[0]}, comparing with {int(flag)})"}))
+    texts = NLTK_FIXED
+    for index, text in enumerate(texts):
+        add(f"fixed text {index}", {}, {"response": text, "ground_truth": texts[(index * 7 + 3) % len(texts)]})
+        add(f"fixed text {index} itself", {}, {"response": text, "ground_truth": text + " extra words here"})
+    rng = seeded(21)
+    for index in range(1200):
+        response, ground_truth = nltk_pair(rng, 0.0 if index % 4 else 0.2)
+        init = {"threshold": rng.choice([0.0, 0.1, 0.3, 0.5, 0.7, 1])} if rng.random() < 0.2 else {}
+        add(f"random {index}", init, {"response": response, "ground_truth": ground_truth})
+    for index in range(200):
+        response = ascii_soup(rng, 50) if index % 2 else tricky_text(rng, 40)
+        ground_truth = response[: rng.randint(0, len(response))] + ascii_soup(rng, 20)
+        add(f"soup {index}", {}, {"response": response, "ground_truth": ground_truth})
+    rng = seeded(22)
+    for index in range(200):
+        init = {"threshold": rng.choice(THRESHOLD_VALUES)} if rng.random() < 0.4 else {}
+        inputs = shaped_text_inputs(rng)
+        reference = run_reference(factory, init, inputs)
+        if "crash" not in reference and not all(is_number(value) for value in init.values()):
+            reference = {"deviation": "options are checked before inputs, and booleans are not numbers "
+                                      f"(reference: {sorted(reference)[0]})"}
+        cases.append(case(f"shapes {index}", init, inputs, reference))
+    return cases
+
+
+def write_tokenize(cases):
+    OUT.mkdir(parents=True, exist_ok=True)
+    document = {"reference": "nltk 3.10.4 via azure-ai-evaluation 1.18.10 nltk_tokenize", "cases": cases}
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    path = OUT / "nltk_tokenize.json"
+    path.write_text(text.replace('},{"text"', '},\n{"text"') + "\n", encoding="utf-8")
+    print(f"{path}: {len(cases)} cases, {len(text.encode()) // 1024} KiB")
+
+
 def main():
     global OUT, SEED_OFFSET
     parser = argparse.ArgumentParser(description="Writes the parity case files.")
     parser.add_argument("--seed-offset", type=int, default=0,
                         help="shift every random section's seed (0: the committed files)")
     parser.add_argument("--out", type=pathlib.Path, default=OUT, help="directory to write to")
+    parser.add_argument("--only", action="append", help="write only these files (e.g. bleu_score.json)")
     args = parser.parse_args()
     OUT, SEED_OFFSET = args.out.resolve(), args.seed_offset
+    nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-"))
+
+    def wanted(name):
+        return not args.only or name in args.only
     if sys.version_info[:2] != (3, 11):
         print("warning: the committed fixtures were generated with CPython 3.11", file=sys.stderr)
-    write("f1_score.json", "builtin.f1_score", "f1_score", f1_cases())
-    write("rouge_score.json", "builtin.rouge_score", "rouge", rouge_cases())
-    write("task_navigation_efficiency.json", "builtin.task_navigation_efficiency", "task_navigation_efficiency", tne_cases())
-    write("document_retrieval.json", "builtin.document_retrieval", "document_retrieval", dr_cases())
+    if wanted("f1_score.json"):
+        write("f1_score.json", "builtin.f1_score", "f1_score", f1_cases())
+    if wanted("rouge_score.json"):
+        write("rouge_score.json", "builtin.rouge_score", "rouge", rouge_cases())
+    if wanted("task_navigation_efficiency.json"):
+        write("task_navigation_efficiency.json", "builtin.task_navigation_efficiency", "task_navigation_efficiency",
+              tne_cases())
+    if wanted("document_retrieval.json"):
+        write("document_retrieval.json", "builtin.document_retrieval", "document_retrieval", dr_cases())
+    if wanted("bleu_score.json"):
+        write("bleu_score.json", "builtin.bleu_score", "bleu", ngram_cases(BleuScoreEvaluator))
+    if wanted("gleu_score.json"):
+        write("gleu_score.json", "builtin.gleu_score", "gleu", ngram_cases(GleuScoreEvaluator))
+    if wanted("nltk_tokenize.json"):
+        write_tokenize(nltk_tokenize_cases())
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@
 pub mod decimal;
 pub mod f1;
 pub mod float_parse;
+#[cfg(feature = "nltk")]
+pub mod nltk;
 pub mod phrase;
 mod py_unicode_tables;
 pub mod pynum;
