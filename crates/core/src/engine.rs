@@ -86,6 +86,20 @@ impl Slot {
                 evaluators::judged::NO_JUDGE_REASON,
             ));
         }
+        if evaluators::GRADER_TYPES.contains(&name) {
+            #[cfg(feature = "nltk")]
+            if let Some((spec, built)) =
+                evaluators::graders::build(name, label, Options::new(options))
+            {
+                return Slot::built(spec, label, built);
+            }
+            #[cfg(not(feature = "nltk"))]
+            return Slot::Broken(EvalResult::error(
+                label,
+                ErrorCode::EvaluatorLoadError,
+                evaluators::NLTK_NOT_BUILT,
+            ));
+        }
         let Some(spec) = evaluators::find(name) else {
             if customs.functions.iter().any(|custom| custom == name) {
                 return match custom::threshold(options) {

@@ -1,6 +1,8 @@
 //! Azure AI Foundry datasets: JSONL (or JSON array) rows plus an evaluation config whose
 //! `testing_criteria` name the evaluators and map row fields to their inputs with
-//! `{{item.<path>}}` / `{{sample.output_text}}` / `{{sample.output_items}}` templates.
+//! `{{item.<path>}}` / `{{sample.output_text}}` / `{{sample.output_items}}` templates, or that
+//! are OpenAI-style graders (`score_model`, `label_model`, `string_check`, `text_similarity`)
+//! defined by their own fields.
 
 use crate::json::{Map, Value};
 
@@ -142,11 +144,9 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
         }
     };
     let name = text("name");
-    if let Some(grader) = entry
-        .get("type")
-        .and_then(Value::as_str)
-        .filter(|kind| ["score_model", "label_model"].contains(kind))
-    {
+    if let Some(grader) = entry.get("type").and_then(Value::as_str).filter(|kind| {
+        ["score_model", "label_model"].contains(kind) || evaluators::GRADER_TYPES.contains(kind)
+    }) {
         return model_grader(grader, name, entry, pointer, problems);
     }
     let evaluator_name = text("evaluator_name");
@@ -195,8 +195,9 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
     })
 }
 
-/// A `score_model` / `label_model` criterion: its own fields (`input`, `range`, `labels`,
-/// `model`…) are the grader's definition, and its placeholders read the whole row.
+/// A grader criterion (`score_model`, `label_model`, `string_check`, `text_similarity`): its own
+/// fields (`input`, `reference`, `range`, `labels`, `model`…) are the grader's definition, and its
+/// placeholders read the whole row.
 fn model_grader(
     grader: &str,
     name: Option<String>,

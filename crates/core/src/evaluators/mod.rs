@@ -17,6 +17,8 @@ pub mod document_retrieval;
 pub mod exact_match;
 pub mod f1_score;
 pub mod gleu;
+#[cfg(feature = "nltk")]
+pub mod graders;
 pub mod judged;
 pub mod keyword_match;
 mod ngrams;
@@ -99,8 +101,18 @@ impl std::fmt::Debug for EvaluatorSpec {
     }
 }
 
-/// The evaluators that need NLTK's tokenisers (the `nltk` feature).
-pub const NEEDS_NLTK: [&str; 2] = [bleu::SPEC.name, gleu::SPEC.name];
+/// The Foundry criterion types that are OpenAI-style deterministic graders: such a criterion's
+/// own fields are its definition (`graders::build`, with the `nltk` feature).
+pub const GRADER_TYPES: [&str; 2] = ["string_check", "text_similarity"];
+
+/// The evaluators (and grader criterion types) built only with the `nltk` feature: those that
+/// need NLTK's tokenisers, and the graders, whose BLEU and GLEU metrics do.
+pub const NEEDS_NLTK: [&str; 4] = [
+    bleu::SPEC.name,
+    gleu::SPEC.name,
+    GRADER_TYPES[0],
+    GRADER_TYPES[1],
+];
 
 /// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
 pub const NLTK_NOT_BUILT: &str = "this evaluator needs NLTK's tokenisers, which are not in this \

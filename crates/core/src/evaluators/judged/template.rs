@@ -21,6 +21,7 @@ use crate::judge::{
 };
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+use crate::placeholder::{pieces, Piece, Source};
 use crate::text::decimal;
 
 /// The frame's name and version; any change to its text bumps the version. The template's own
@@ -68,28 +69,6 @@ const DEFINITION_KEYS: [&str; 14] = [
     "deployment_name",
     "sampling_params",
 ];
-
-/// Where a placeholder's data comes from.
-#[derive(Debug, Clone, PartialEq)]
-enum Source {
-    /// `{{response}}`, `{{sample.output_text}}`, `{{sample.output_items}}`.
-    Response,
-    /// `{{prompt}}` or `{{query}}`.
-    Query,
-    /// `{{expected_response}}` or `{{ground_truth}}`.
-    Expected,
-    /// `{{context}}`.
-    Context,
-    /// `{{item.a.b}}` or `{{a.b}}`: a field of the item or row.
-    Field(Vec<String>),
-}
-
-/// One piece of a message template.
-#[derive(Debug, Clone, PartialEq)]
-enum Piece {
-    Text(String),
-    Slot { written: String, source: Source },
-}
 
 /// A message of the template: its role and pieces.
 #[derive(Debug, Clone, PartialEq)]
@@ -280,66 +259,6 @@ fn part_text(part: &Value, at: &str) -> Result<String, ConfigError> {
             "{at}: expected text or a part {{\"type\": \"input_text\", \"text\": …}}, got {part}"
         ))),
     }
-}
-
-/// `text` split into literal text and placeholders.
-fn pieces(text: &str, at: &str) -> Result<Vec<Piece>, ConfigError> {
-    let mut pieces = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("{{") {
-        let after = rest.get(start + 2..).unwrap_or_default();
-        let Some(end) = after.find("}}") else {
-            return Err(ConfigError::new(format!(
-                "{at}: a placeholder opened with {{{{ is not closed with }}}}"
-            )));
-        };
-        let written = after.get(..end).unwrap_or_default().trim();
-        let source = source(written).ok_or_else(|| {
-            ConfigError::new(format!(
-                "{at}: {{{{{written}}}}} is not a placeholder; expected {{{{prompt}}}}, \
-                 {{{{response}}}}, {{{{expected_response}}}}, {{{{context}}}}, {{{{item.FIELD}}}} \
-                 or {{{{FIELD}}}} (letters, digits, _ and . only)"
-            ))
-        })?;
-        if start > 0 {
-            pieces.push(Piece::Text(
-                rest.get(..start).unwrap_or_default().to_owned(),
-            ));
-        }
-        pieces.push(Piece::Slot {
-            written: written.to_owned(),
-            source,
-        });
-        rest = after.get(end + 2..).unwrap_or_default();
-    }
-    if !rest.is_empty() {
-        pieces.push(Piece::Text(rest.to_owned()));
-    }
-    Ok(pieces)
-}
-
-/// Where the placeholder `written` takes its data from; `None` when it is no placeholder.
-fn source(written: &str) -> Option<Source> {
-    let segments: Vec<&str> = written.split('.').collect();
-    let well_formed = segments.iter().all(|segment| {
-        !segment.is_empty()
-            && segment
-                .chars()
-                .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '-')
-    });
-    if !well_formed {
-        return None;
-    }
-    Some(match segments.as_slice() {
-        ["response"] | ["sample", "output_text" | "output_items"] => Source::Response,
-        ["prompt" | "query"] => Source::Query,
-        ["expected_response" | "ground_truth"] => Source::Expected,
-        ["context"] => Source::Context,
-        ["item", path @ ..] if !path.is_empty() => {
-            Source::Field(path.iter().map(|segment| (*segment).to_owned()).collect())
-        }
-        path => Source::Field(path.iter().map(|segment| (*segment).to_owned()).collect()),
-    })
 }
 
 /// The grading: labels when `labels` is given (or `type` is `label_model`), else a range.
