@@ -17,6 +17,7 @@ pub mod exact_match;
 pub mod f1_score;
 pub mod judged;
 pub mod keyword_match;
+pub mod meteor;
 pub mod partial_match;
 pub mod retrieval_query;
 pub mod retrieval_result;
@@ -101,7 +102,7 @@ pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {
     DETERMINISTIC.iter().chain(judged::SPECS.iter())
 }
 
-static DETERMINISTIC: [EvaluatorSpec; 12] = [
+static DETERMINISTIC: [EvaluatorSpec; 13] = [
     exact_match::SPEC,
     partial_match::SPEC,
     citations::SPEC,
@@ -114,6 +115,7 @@ static DETERMINISTIC: [EvaluatorSpec; 12] = [
     f1_score::SPEC,
     rouge::SPEC,
     document_retrieval::SPEC,
+    meteor::SPEC,
 ];
 
 /// The built-in evaluator called exactly `name` (names are case-sensitive).

@@ -8,6 +8,7 @@ pub mod decimal;
 pub mod f1;
 pub mod float_parse;
 pub mod phrase;
+pub mod porter;
 mod py_unicode_tables;
 pub mod pynum;
 pub mod python;

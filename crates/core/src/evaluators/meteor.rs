@@ -1,0 +1,140 @@
+//! `builtin.meteor_score`: azure-ai-evaluation's `MeteorScoreEvaluator` — NLTK's METEOR of
+//! `response` against `ground_truth` (exact, Porter-stem and WordNet-synonym alignment, F-mean with
+//! weight `alpha`, fragmentation penalty `gamma · (chunks / matches) ^ beta`), pass when
+//! `score >= threshold`. The alignment lives in [`align`]; WordNet 3.0 comes from the table the
+//! host installed ([`crate::wordnet::install`]).
+//!
+//! Deliberate differences from the reference: `alpha`, `beta` and `gamma` must be numbers when the
+//! evaluator is built (the reference only fails on a bad one once it multiplies with it, and
+//! scores 0.0 without ever using it when nothing matches; it also takes booleans as 1 and 0), as
+//! must `threshold`; a score that is not finite is an error rather than a verdict. Without an
+//! installed WordNet table every item is an `evaluatorLoadError` error, never a score computed
+//! without synonyms.
+
+mod align;
+
+use align::{Param, Weights};
+
+use super::f1_score::{reference_threshold, text_pair};
+use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use crate::inputs::Inputs;
+use crate::options::{json_type_name, ConfigError, Options};
+use crate::outcome::{ErrorCode, EvalResult};
+use crate::text::pynum::PyNum;
+use crate::wordnet;
+
+/// Catalog entry for `builtin.meteor_score`.
+pub const SPEC: EvaluatorSpec = EvaluatorSpec {
+    name: "builtin.meteor_score",
+    kind: EvaluatorKind::Deterministic,
+    inputs: &["response", "ground_truth"],
+    needs_response: false,
+    m365_reports_score: true,
+    options: &[
+        OptionSpec {
+            name: "alpha",
+            kind: "number",
+            default: "0.9",
+            description: "weight of precision against recall in the F-mean",
+        },
+        OptionSpec {
+            name: "beta",
+            kind: "number",
+            default: "3.0",
+            description: "shape of the fragmentation penalty",
+        },
+        OptionSpec {
+            name: "gamma",
+            kind: "number",
+            default: "0.5",
+            description: "weight of the fragmentation penalty",
+        },
+        OptionSpec {
+            name: "threshold",
+            kind: "number",
+            default: "0.5",
+            description: "pass when the METEOR score is at least this value",
+        },
+    ],
+    pass_rule: "METEOR score >= threshold (0.5)",
+    build,
+};
+
+const MISSING_INPUTS: &str =
+    "MeteorScoreEvaluator: Either 'conversation' or individual inputs must be provided.";
+
+/// The message of an item scored before the host installed WordNet.
+pub const NO_WORDNET: &str = "builtin.meteor_score needs WordNet 3.0 for its synonym stage, and \
+    this runtime has not loaded it (the host installs it with agenteval_core::wordnet::install)";
+
+struct Meteor {
+    label: String,
+    weights: Weights,
+    threshold: f64,
+}
+
+fn weight(options: Options<'_>, key: &str, default: f64) -> Result<Param, ConfigError> {
+    match options.map().get(key) {
+        None => Ok(Param::Float(default)),
+        Some(value) => match PyNum::from_json(value) {
+            Some(PyNum::Int(int)) => Ok(Param::Int(int)),
+            Some(PyNum::Float(float)) => Ok(Param::Float(float)),
+            None => Err(ConfigError::new(format!(
+                "option `{key}` must be a number, got {}",
+                json_type_name(value)
+            ))),
+        },
+    }
+}
+
+fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
+    options.deny_unknown(&["alpha", "beta", "gamma", "threshold"])?;
+    let weights = Weights {
+        alpha: weight(options, "alpha", 0.9)?,
+        beta: weight(options, "beta", 3.0)?,
+        gamma: weight(options, "gamma", 0.5)?,
+    };
+    let threshold = reference_threshold(options, "threshold", 0.5)?;
+    Ok(Box::new(Meteor {
+        label: label.to_owned(),
+        weights,
+        threshold,
+    }))
+}
+
+/// The reference's tokens of a text (`nltk_tokenize`).
+fn tokenize(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+impl Evaluator for Meteor {
+    fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
+        let (response, ground_truth) = match text_pair(inputs, MISSING_INPUTS) {
+            Ok(pair) => pair,
+            Err(message) => {
+                return EvalResult::error(&self.label, ErrorCode::EvaluatorError, message)
+            }
+        };
+        let Some(table) = wordnet::installed() else {
+            return EvalResult::error(&self.label, ErrorCode::EvaluatorLoadError, NO_WORDNET);
+        };
+        let synonyms = |word: &str| table.synonyms(word);
+        let reference = tokenize(ground_truth);
+        let hypothesis = tokenize(response);
+        match align::meteor(&reference, &hypothesis, self.weights, &synonyms) {
+            Ok(score) if score.is_finite() => {
+                EvalResult::scored(&self.label, score >= self.threshold, score, self.threshold)
+            }
+            Ok(score) => EvalResult::error(
+                &self.label,
+                ErrorCode::EvaluatorError,
+                format!("the METEOR score is not a finite number ({score}) with these options"),
+            ),
+            Err(align::Overflow) => EvalResult::error(
+                &self.label,
+                ErrorCode::EvaluatorError,
+                "OverflowError: (34, 'Numerical result out of range')",
+            ),
+        }
+    }
+}
