@@ -26,7 +26,11 @@ import pathlib
 import random
 import string
 import sys
+import tempfile
 import unicodedata
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import nltk_data  # noqa: E402  (lays out NLTK's data before the reference is imported)
 
 from azure.ai.evaluation import DocumentRetrievalEvaluator, F1ScoreEvaluator, RougeScoreEvaluator
 from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
@@ -960,20 +964,129 @@ DR_THRESHOLDS = [f"{metric}_threshold" for metric in
                   "total_retrieved_documents", "total_ground_truth_documents"]]
 
 
+# --------------------------------------------------------------------------------------------
+# NLTK tokenisation (BLEU, GLEU), run against the data laid out by nltk_data.py
+
+NLTK_WORDS = ["the", "The", "cat", "sat", "on", "mat", "Paris", "is", "capital", "of", "France", "he", "He",
+              "However", "But", "In", "It", "said", "went", "new", "New", "York", "buy", "me", "two", "them",
+              "Mr.", "Mrs.", "Dr.", "Ms.", "Prof.", "St.", "Inc.", "Corp.", "Co.", "Ltd.", "Jr.", "Jan.", "Feb.",
+              "U.S.", "U.K.", "U.S.A.", "e.g.", "i.e.", "etc.", "vs.", "a.m.", "p.m.", "No.", "Gen.", "Sept.",
+              "J.", "A.", "B.", "x.", "_.", "3.", "5.", "1,000.", "3.88", "$3.88", "-3", "2.5%", "1,000", "10-20",
+              "don't", "can't", "won't", "I'm", "you're", "we've", "they'll", "he'd", "it's", "John's", "DON'T",
+              "cannot", "Cannot", "gonna", "gotta", "gimme", "lemme", "wanna", "d'ye", "more'n", "'tis", "'Twas",
+              "'em", "rock'n'roll", "o'clock", "students'", "''", "``", "`", "'", '"', '"hello"', "'quoted'",
+              "(", ")", "[", "]", "{", "}", "<", ">", "(see", "this)", "[1]", "{x}", "--", "---", "-", "a-b",
+              "...", "..", ". . .", "....", "!", "?", "?!", "!!!", ";", ":", ",", "&", "@", "#", "%", "*", "/",
+              "\\", "|", "~", "^", "+", "=", "a.b.c", "www.example.com", "x@y.z", "#tag", "C++", "3:30", "1:2",
+              "a,b", "a:b", "end.", "end.)", "end.\"", "end.'", "Yes.", "no.", "ok.", "A.M.", "St.Louis", "abc",
+              "Washington", "Sen.", "Calif.", "ariz.", "reps.", "Aug.", "wed.", "Corp.-owned", "non-U.S."]
+NLTK_SPACES = [" ", " ", " ", " ", "  ", "\n", "\n\n", "\t", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", " \n "]
+NLTK_UNICODE = ["café", "naïve", "İstanbul", "中文", "日本語です。", "한국어", "😀", "👍🏽", "“quoted”", "’s", "…", "–", "—",
+                "«x»", "€5", "£3.50", "¥", "©", "°C", "½", "²", "١٢٣", "٣.٥", "Ⅻ", "①", "&amp;", "&lt;b&gt;", "&quot;",
+                "&#124;", "&#91;x&#93;", "&apos;", "<skipped>", "\u2028", "\u00a0", "\u3000", "\u200b", "\u0301",
+                "x\u0301", "ﬁ", "Σ", "straße", "\U0001d400", "\U0010ffff", "\ufeff", "\x85", "‰", "‽", "⁂", "℃"]
+
+
+def nltk_text(rng, max_words=18, unicode_rate=0.0):
+    parts = []
+    for _ in range(rng.randint(0, max_words)):
+        roll = rng.random()
+        if roll < unicode_rate:
+            parts.append(rng.choice(NLTK_UNICODE))
+        elif roll < unicode_rate + 0.06:
+            parts.append("".join(rng.choice(string.punctuation) for _ in range(rng.randint(1, 4))))
+        else:
+            word = rng.choice(NLTK_WORDS)
+            if rng.random() < 0.1:
+                word = word.capitalize() if rng.random() < 0.7 else word.upper()
+            parts.append(word)
+        if rng.random() < 0.12:
+            parts.append(rng.choice([".", ",", "!", "?", ")", '"', "'", ".)", '."', "...", ":"]))
+        parts.append(rng.choice(NLTK_SPACES) if rng.random() < 0.9 else "")
+    return "".join(parts)
+
+
+def ascii_soup(rng, max_chars):
+    pool = string.printable + "....''\"\"  \x1c\x1d\x0b"
+    return "".join(rng.choice(pool) for _ in range(rng.randint(0, max_chars)))
+
+
+NLTK_FIXED = [
+    "", " ", "\n", "\t \r\n\x0b\x0c", "\x1c", ".", "..", "...", "?", "!", "'", '"', "``", "''", "--",
+    "Good muffins cost $3.88\nin New York.  Please buy me\ntwo of them.\nThanks.",
+    "Mr. Smith went to the U.S. He said don't.", "I met Dr. Who at 5 p.m. Then we left.",
+    "They said \"Hello.\" Then left.", "(Sent1.) Sent2.", "He said 'no'. She said 'yes'.", "Wait... What?",
+    "Hello!!! Is it me? Yes!", "The U.S.A. is big. The U.K. is small.", "J. R. R. Tolkien wrote it.",
+    "It costs 5. Then 6. The end.", "cannot gonna gotta gimme lemme wanna d'ye more'n 'tis 'twas",
+    "CANNOT Gonna WANNA go", "wanna\x1cgo", "I can't, won't, shouldn't.", "a--b---c----d", "x . . . y . . z",
+    "end.)", "end.\")", "end. )\t", "end.\n", "end,\n", "end:", "U.S.", "e.g. this", "etc. The end.",
+    "No. 5 is here. No. It is not.", "St. Louis is in Mo. It is big.", "A. B. C. D.", "3.14. 2.71. Done.",
+    "`quote' and ``double'' quote", "\"start quote", "'s 's 'S 'm 'd 'll 're 've n't N'T",
+    "students' books' covers", "(hello) [world] {foo} <bar>", "a;b@c#d$e%f&g*h", "5:30, 1,000 and 2,5",
+    "tab\tseparated\tvalues.", "line one.\nline two.\n\nparagraph two.", "?!?!", "!.", ".?", "..?", "x.y.z.",
+    "ok.)\" Next.", "He said: \"Stop.\" 'Why?' she asked.", "Yes.--No.", "Inc. Corp. Co. Ltd.", "i.e. e.g. a.m.",
+    "café au lait", "中文 测试。", "naïve résumé", "“Hello,” she said.", "€5.00 and $3", "3.5 km², 1½ cups",
+    "a&amp;b &lt;tag&gt; &quot;q&quot; &#124; &#91;x&#93; &apos;", "<skipped>x<skipped>", "a\u2028b", "😀😀 ok",
+    "Price: ١٢٣.٥ USD.", "Ⅻ. ①, ②!", "x\u00a0y\u3000z", "\u200bzero width", "Straße.", "ﬁne ﬂow",
+]
+
+
+def nltk_tokenize_cases():
+    from azure.ai.evaluation._common.utils import nltk_tokenize
+    from nltk.tokenize import sent_tokenize
+
+    texts = list(NLTK_FIXED)
+    rng = seeded(20)
+    texts += [nltk_text(rng) for _ in range(2200)]
+    texts += [nltk_text(rng, 12, unicode_rate=0.25) for _ in range(500)]
+    texts += [ascii_soup(rng, 60) for _ in range(900)]
+    texts += [tricky_text(rng, 40) for _ in range(200)]
+    texts += [codepoint_soup(rng, 40) for _ in range(100)]
+    texts += [nltk_text(rng, 300) for _ in range(10)]
+    cases = []
+    for text in texts:
+        entry = {"text": text, "tokens": nltk_tokenize(text)}
+        if text.isascii():
+            entry["sentences"] = sent_tokenize(text)
+        cases.append(entry)
+    return cases
+
+
+def write_tokenize(cases):
+    OUT.mkdir(parents=True, exist_ok=True)
+    document = {"reference": "nltk 3.10.4 via azure-ai-evaluation 1.18.10 nltk_tokenize", "cases": cases}
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    path = OUT / "nltk_tokenize.json"
+    path.write_text(text.replace('},{"text"', '},\n{"text"') + "\n", encoding="utf-8")
+    print(f"{path}: {len(cases)} cases, {len(text.encode()) // 1024} KiB")
+
+
 def main():
     global OUT, SEED_OFFSET
     parser = argparse.ArgumentParser(description="Writes the parity case files.")
     parser.add_argument("--seed-offset", type=int, default=0,
                         help="shift every random section's seed (0: the committed files)")
     parser.add_argument("--out", type=pathlib.Path, default=OUT, help="directory to write to")
+    parser.add_argument("--only", action="append", help="write only these files (e.g. bleu_score.json)")
     args = parser.parse_args()
     OUT, SEED_OFFSET = args.out.resolve(), args.seed_offset
+    nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-"))
+
+    def wanted(name):
+        return not args.only or name in args.only
     if sys.version_info[:2] != (3, 11):
         print("warning: the committed fixtures were generated with CPython 3.11", file=sys.stderr)
-    write("f1_score.json", "builtin.f1_score", "f1_score", f1_cases())
-    write("rouge_score.json", "builtin.rouge_score", "rouge", rouge_cases())
-    write("task_navigation_efficiency.json", "builtin.task_navigation_efficiency", "task_navigation_efficiency", tne_cases())
-    write("document_retrieval.json", "builtin.document_retrieval", "document_retrieval", dr_cases())
+    if wanted("f1_score.json"):
+        write("f1_score.json", "builtin.f1_score", "f1_score", f1_cases())
+    if wanted("rouge_score.json"):
+        write("rouge_score.json", "builtin.rouge_score", "rouge", rouge_cases())
+    if wanted("task_navigation_efficiency.json"):
+        write("task_navigation_efficiency.json", "builtin.task_navigation_efficiency", "task_navigation_efficiency",
+              tne_cases())
+    if wanted("document_retrieval.json"):
+        write("document_retrieval.json", "builtin.document_retrieval", "document_retrieval", dr_cases())
+    if wanted("nltk_tokenize.json"):
+        write_tokenize(nltk_tokenize_cases())
 
 
 if __name__ == "__main__":

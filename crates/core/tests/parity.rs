@@ -262,3 +262,56 @@ fn document_retrieval_item_limit() {
     let limit = Value::Array((0..10_000).map(|i| doc(i, Value::from(1))).collect());
     assert_eq!(message(limit), None);
 }
+
+/// The tokenisers of BLEU, GLEU and METEOR against NLTK as the reference calls it
+/// (`nltk_tokenize`), and Punkt's sentences of the ASCII texts.
+#[test]
+fn nltk_tokenize_matches_reference() {
+    use agenteval_core::text::nltk;
+    let document = load("nltk_tokenize.json");
+    let cases = document["cases"].as_array().cloned().unwrap_or_default();
+    assert!(cases.len() > 3000, "too few tokeniser cases");
+    let strings = |value: &Value| -> Vec<String> {
+        value
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|token| token.as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let mut failures = Vec::new();
+    for case in &cases {
+        let text = case["text"].as_str().unwrap_or_default();
+        let tokens = nltk::nltk_tokenize(text);
+        if tokens != strings(&case["tokens"]) {
+            failures.push(format!(
+                "{text:?}\n  reference {:?}\n  ours      {tokens:?}",
+                strings(&case["tokens"])
+            ));
+        }
+        if case.get("sentences").is_some() {
+            let sentences: Vec<String> = nltk::sentences(text)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            if sentences != strings(&case["sentences"]) {
+                failures.push(format!(
+                    "{text:?}\n  reference sentences {:?}\n  ours                {sentences:?}",
+                    strings(&case["sentences"])
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} texts differ from NLTK:\n{}",
+        failures.len(),
+        cases.len(),
+        failures
+            .iter()
+            .take(15)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

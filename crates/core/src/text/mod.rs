@@ -7,6 +7,7 @@
 pub mod decimal;
 pub mod f1;
 pub mod float_parse;
+pub mod nltk;
 pub mod phrase;
 pub mod porter;
 mod py_unicode_tables;
