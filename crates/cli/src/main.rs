@@ -24,6 +24,7 @@ mod judge;
 mod output;
 mod reopen;
 mod summary;
+mod wordnet;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -140,6 +141,7 @@ impl ReportFormat {
 pub struct UsageError(pub String);
 
 fn main() -> ExitCode {
+    wordnet::register();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

@@ -385,21 +385,36 @@ impl WordNet {
 
 static INSTALLED: OnceLock<WordNet> = OnceLock::new();
 
+/// Where the host keeps the table until METEOR first needs it.
+pub type Loader = fn() -> Result<Vec<u8>, String>;
+
+static LOADER: OnceLock<Loader> = OnceLock::new();
+
 /// Installs the table METEOR reads, from the ungzipped bytes of `wordnet-meteor.bin.gz`. The
 /// first table installed stays; installing again checks the bytes and keeps the first.
 ///
 /// # Errors
 /// [`TableError`] when the bytes are not a table; nothing is installed then.
 pub fn install(data: impl Into<Cow<'static, [u8]>>) -> Result<(), TableError> {
-    if INSTALLED.get().is_some() {
-        return Ok(());
-    }
     let table = WordNet::parse(data)?;
     let _ = INSTALLED.set(table);
     Ok(())
 }
 
-/// The installed table, if any.
+/// Registers `loader`, called (once it succeeds) the first time METEOR needs the table, so a host
+/// that embeds it (the CLI) pays for reading it only in runs that use METEOR. The first loader
+/// registered stays.
+pub fn install_lazily(loader: Loader) {
+    let _ = LOADER.set(loader);
+}
+
+/// The installed table, loading it through the registered [`Loader`] if none is installed yet;
+/// `None` when there is neither, or the loader fails or gives bytes that are not a table.
 pub fn installed() -> Option<&'static WordNet> {
+    if let Some(table) = INSTALLED.get() {
+        return Some(table);
+    }
+    let bytes = (LOADER.get()?)().ok()?;
+    install(bytes).ok()?;
     INSTALLED.get()
 }
