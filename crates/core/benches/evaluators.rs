@@ -99,7 +99,12 @@ fn evaluator_cases() -> Vec<(&'static str, Value, Value)> {
             json!({"diagnostics": {"tool_calls": {"selected_functions": [{"plugin_name": "hr", "function_name": "lookup"}], "executions": [{"plugin_name": "hr", "function_name": "lookup", "response_status": 200}]}}}),
         ),
         ("builtin.f1_score", json!({}), f1.clone()),
-        ("builtin.rouge_score", json!({"rouge_type": "rougeL"}), f1),
+        (
+            "builtin.rouge_score",
+            json!({"rouge_type": "rougeL"}),
+            f1.clone(),
+        ),
+        ("builtin.meteor_score", json!({}), f1),
         (
             "builtin.task_navigation_efficiency",
             json!({"matching_mode": "in_order_match"}),
@@ -116,7 +121,24 @@ fn evaluator_cases() -> Vec<(&'static str, Value, Value)> {
     ]
 }
 
+/// METEOR's WordNet table, installed as the CLI installs it.
+fn install_wordnet() {
+    use std::io::Read;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/wordnet-meteor.bin.gz");
+    let Ok(compressed) = std::fs::read(path) else {
+        return;
+    };
+    let mut raw = Vec::new();
+    if flate2::read::GzDecoder::new(compressed.as_slice())
+        .read_to_end(&mut raw)
+        .is_ok()
+    {
+        let _ = agenteval_core::wordnet::install(raw);
+    }
+}
+
 fn each_evaluator(c: &mut Criterion) {
+    install_wordnet();
     let mut group = c.benchmark_group("evaluator");
     for (name, options, inputs) in evaluator_cases() {
         let Some(spec) = evaluators::find(name) else {
