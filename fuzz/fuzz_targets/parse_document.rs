@@ -21,6 +21,8 @@ fuzz_target!(|data: &[u8]| {
         {"name": "nav", "evaluator_name": "builtin.task_navigation_efficiency"},
         {"name": "docs", "evaluator_name": "builtin.document_retrieval"},
         {"name": "rouge", "evaluator_name": "builtin.rouge_score", "initialization_parameters": {"rouge_type": "rougeL"}},
+        {"name": "bleu", "evaluator_name": "builtin.bleu_score"},
+        {"name": "gleu", "evaluator_name": "builtin.gleu_score", "initialization_parameters": {"threshold": 0.3}},
         {"name": "relevance", "evaluator_name": "builtin.relevance"},
         {"name": "grounded", "evaluator_name": "builtin.groundedness"},
         {"name": "calls", "evaluator_name": "builtin.tool_call_accuracy"},

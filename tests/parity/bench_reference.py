@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Times azure-ai-evaluation 1.18.10's F1ScoreEvaluator and _TaskNavigationEfficiencyEvaluator.
+"""Times azure-ai-evaluation 1.18.10's F1ScoreEvaluator, _TaskNavigationEfficiencyEvaluator,
+BleuScoreEvaluator and GleuScoreEvaluator (the last two on the F1 text pairs).
 
 Usage:  python bench_reference.py INPUTS.json [--fresh]
-Needs:  pip install azure-ai-evaluation==1.18.10   (CPython 3.11; no NLTK data)
+Needs:  pip install azure-ai-evaluation==1.18.10   (CPython 3.11; NLTK's data is laid out offline
+        by nltk_data.py, as for the parity cases)
 
 INPUTS.json (see tests/parity/README.md; a Rust xtask can write it):
 
@@ -16,7 +18,8 @@ whole passes lasting at least --min-seconds (default 2). With --fresh, each item
 JSON text (json.loads, not timed) just before its call, and only the calls are timed, as a run
 evaluates the item it has just read. Prints one JSON object:
 
-    {"f1_score_ns_per_item": float, "task_navigation_efficiency_ns_per_item": float}
+    {"f1_score_ns_per_item": float, "task_navigation_efficiency_ns_per_item": float,
+     "bleu_score_ns_per_item": float, "gleu_score_ns_per_item": float}
 
 A list that is empty or absent gives null.
 """
@@ -24,10 +27,16 @@ A list that is empty or absent gives null.
 import argparse
 import json
 import logging
+import pathlib
+import sys
+import tempfile
 import time
 
-from azure.ai.evaluation import F1ScoreEvaluator
-from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import nltk_data  # noqa: E402
+
+from azure.ai.evaluation import BleuScoreEvaluator, F1ScoreEvaluator, GleuScoreEvaluator  # noqa: E402
+from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator  # noqa: E402
 
 
 def as_reference_ground_truth(value):
@@ -85,6 +94,7 @@ def main():
     parser.add_argument("--fresh", action="store_true", help="read each item just before its call")
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)
+    nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-"))
     with open(args.inputs, encoding="utf-8") as handle:
         data = json.load(handle)
     f1_items = [{"response": i["response"], "ground_truth": i["ground_truth"]} for i in data.get("f1", [])]
@@ -100,11 +110,17 @@ def main():
                 tne,
                 [{"response": i["response"], "ground_truth": i["ground_truth"]} for i in data.get("task_navigation", [])],
                 args.min_seconds, args.warmup, tne_tuple),
+            "bleu_score_ns_per_item": time_per_fresh_item(
+                BleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup, lambda item: item),
+            "gleu_score_ns_per_item": time_per_fresh_item(
+                GleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup, lambda item: item),
         }
     else:
         result = {
             "f1_score_ns_per_item": time_per_item(F1ScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
             "task_navigation_efficiency_ns_per_item": time_per_item(tne, tne_items, args.min_seconds, args.warmup),
+            "bleu_score_ns_per_item": time_per_item(BleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
+            "gleu_score_ns_per_item": time_per_item(GleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
         }
     print(json.dumps(result))
 

@@ -33,7 +33,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import nltk_data  # noqa: E402  (lays out NLTK's data before the reference is imported)
 import meteor_cases  # noqa: E402
 
-from azure.ai.evaluation import DocumentRetrievalEvaluator, F1ScoreEvaluator, RougeScoreEvaluator
+from azure.ai.evaluation import (BleuScoreEvaluator, DocumentRetrievalEvaluator, F1ScoreEvaluator, GleuScoreEvaluator,
+                                 RougeScoreEvaluator)
 from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator
 from azure.ai.evaluation._exceptions import EvaluationException
 
@@ -1053,6 +1054,109 @@ def nltk_tokenize_cases():
     return cases
 
 
+def nltk_pair(rng, unicode_rate):
+    """A response and a ground truth that share words, phrases or nothing."""
+    ground_truth = nltk_text(rng, 24, unicode_rate)
+    roll = rng.random()
+    if roll < 0.1:
+        return ground_truth, ground_truth
+    if roll < 0.55:
+        words = ground_truth.split(" ")
+        start = rng.randint(0, len(words))
+        kept = words[start:start + rng.randint(0, len(words))]
+        if rng.random() < 0.3:
+            rng.shuffle(kept)
+        extra = nltk_text(rng, 6, unicode_rate).split(" ")
+        for word in extra:
+            kept.insert(rng.randint(0, len(kept)), word)
+        return " ".join(kept), ground_truth
+    if roll < 0.7:
+        return ground_truth.lower(), ground_truth
+    return nltk_text(rng, 24, unicode_rate), ground_truth
+
+
+NGRAM_FIXED = [
+    ("both empty", "", ""),
+    ("empty response", "", "The cat sat on the mat."),
+    ("empty ground truth", "The cat sat on the mat.", ""),
+    ("whitespace only", " \n\t", "  "),
+    ("identical", "The cat sat on the mat.", "The cat sat on the mat."),
+    ("single token", "cat", "cat"),
+    ("single token hypothesis", "cat", "the cat sat"),
+    ("single token mismatch", "dog", "the cat sat"),
+    ("two tokens one match", "the dog", "the cat sat on the mat"),
+    ("no unigram match", "alpha beta gamma", "delta epsilon"),
+    ("no bigram match", "mat the on sat cat the", "the cat sat on the mat"),
+    ("longer hypothesis", "the cat sat on the mat and then the dog came", "the cat sat on the mat"),
+    ("repeated words clipped", "the the the the the the the", "the cat is on the mat"),
+    ("contractions", "I don't know, can't say.", "I do not know, cannot say."),
+    ("money", "It costs $3.88 today.", "It costs $ 3.88 today"),
+    ("abbreviations", "Mr. Smith went to the U.S. He left.", "Mr. Smith went to the U.S. and left."),
+    ("quotes", "He said \"hello\" to 'them'.", "He said ``hello'' to them."),
+    ("ellipsis", "Wait... what?", "Wait . . . what ?"),
+    ("final period only", "Done.", "Done"),
+    ("punctuation soup", "!!! ??? ... ;;; ---", "!!! ... ---"),
+    ("accented", "café au lait", "cafe au lait"),
+    ("accent changes tokenisation", "café au lait.", "café au lait."),
+    ("cjk", "我们今天去北京。", "我们 今天 去 北京 。"),
+    ("emoji", "great 👍 job 😀", "great job 😀"),
+    ("mixed script", "The 東京 office opened.", "The Tokyo office opened."),
+    ("xml entities", "a &amp; b &lt;c&gt;", "a & b <c>"),
+    ("numbers with unicode", "Price: ١٢٣.٥ €", "Price: 123.5 €"),
+    ("very long", "the quick brown fox jumps over the lazy dog. " * 120, "the quick brown fox jumped over a lazy dog. " * 100),
+    ("very long unicode", "naïve café résumé. " * 150, "naïve cafe resume. " * 150),
+]
+
+
+def ngram_cases(factory):
+    cases = []
+
+    def add(name, init, inputs):
+        cases.append(case(name, init, inputs, run_reference(factory, init, inputs)))
+
+    for name, response, ground_truth in NGRAM_FIXED:
+        add(name, {}, {"response": response, "ground_truth": ground_truth})
+    for threshold in [0.0, 1, 0.2, 2, -1, 0.05, 1e300]:
+        add(f"threshold {threshold}", {"threshold": threshold},
+            {"response": "the cat sat on a mat", "ground_truth": "the cat sat on the mat"})
+    for name, inputs in [("missing ground truth", {"response": "x"}),
+                         ("missing response", {"ground_truth": "x"}),
+                         ("null response", {"response": None, "ground_truth": "x"}),
+                         ("number response", {"response": 5, "ground_truth": "x"}),
+                         ("list ground truth", {"response": "x", "ground_truth": ["x"]})]:
+        add(name, {}, inputs)
+    for init in [{"threshold": "0.5"}, {"threshold": None}, {"threshold": [1]}]:
+        add(f"init {init}", init, {"response": "x", "ground_truth": "x"})
+    for flag in [True, False]:
+        inputs = {"response": "a b", "ground_truth": "a b"}
+        reference = run_reference(factory, {"threshold": flag}, inputs)
+        cases.append(case(f"boolean threshold {flag}", {"threshold": flag}, inputs, {
+            "deviation": f"booleans are not thresholds (reference: {sorted(reference)[0]}, comparing with {int(flag)})"}))
+    texts = NLTK_FIXED
+    for index, text in enumerate(texts):
+        add(f"fixed text {index}", {}, {"response": text, "ground_truth": texts[(index * 7 + 3) % len(texts)]})
+        add(f"fixed text {index} itself", {}, {"response": text, "ground_truth": text + " extra words here"})
+    rng = seeded(21)
+    for index in range(1200):
+        response, ground_truth = nltk_pair(rng, 0.0 if index % 4 else 0.2)
+        init = {"threshold": rng.choice([0.0, 0.1, 0.3, 0.5, 0.7, 1])} if rng.random() < 0.2 else {}
+        add(f"random {index}", init, {"response": response, "ground_truth": ground_truth})
+    for index in range(200):
+        response = ascii_soup(rng, 50) if index % 2 else tricky_text(rng, 40)
+        ground_truth = response[: rng.randint(0, len(response))] + ascii_soup(rng, 20)
+        add(f"soup {index}", {}, {"response": response, "ground_truth": ground_truth})
+    rng = seeded(22)
+    for index in range(200):
+        init = {"threshold": rng.choice(THRESHOLD_VALUES)} if rng.random() < 0.4 else {}
+        inputs = shaped_text_inputs(rng)
+        reference = run_reference(factory, init, inputs)
+        if "crash" not in reference and not all(is_number(value) for value in init.values()):
+            reference = {"deviation": "options are checked before inputs, and booleans are not numbers "
+                                      f"(reference: {sorted(reference)[0]})"}
+        cases.append(case(f"shapes {index}", init, inputs, reference))
+    return cases
+
+
 def write_tokenize(cases):
     OUT.mkdir(parents=True, exist_ok=True)
     document = {"reference": "nltk 3.10.4 via azure-ai-evaluation 1.18.10 nltk_tokenize", "cases": cases}
@@ -1095,6 +1199,10 @@ def main():
               tne_cases())
     if wanted("document_retrieval.json"):
         write("document_retrieval.json", "builtin.document_retrieval", "document_retrieval", dr_cases())
+    if wanted("bleu_score.json"):
+        write("bleu_score.json", "builtin.bleu_score", "bleu", ngram_cases(BleuScoreEvaluator))
+    if wanted("gleu_score.json"):
+        write("gleu_score.json", "builtin.gleu_score", "gleu", ngram_cases(GleuScoreEvaluator))
     if wanted("nltk_tokenize.json"):
         write_tokenize(nltk_tokenize_cases())
     if wanted("meteor_score.json") or wanted("porter_stem.json"):

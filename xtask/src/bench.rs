@@ -201,9 +201,11 @@ pub fn run() -> Result<(), String> {
 /// over minutes, so each round times both sides back to back and the median round is reported.
 const COMPARISON_ROUNDS: usize = 3;
 
-const COMPARED: [&str; 2] = [
+const COMPARED: [&str; 4] = [
     "f1_score_ns_per_item",
     "task_navigation_efficiency_ns_per_item",
+    "bleu_score_ns_per_item",
+    "gleu_score_ns_per_item",
 ];
 
 /// The two ways both sides are timed on the same cases: the pre-read cases cycled (2 000 cases'
@@ -223,7 +225,7 @@ const METHODS: [(&str, &str, Option<&str>, &str); 2] = [
 /// prints every round and the median ratio.
 fn compare_with_reference(inputs: &Path) -> Result<(), String> {
     let reference_script = project_root().join("tests/parity/bench_reference.py");
-    let mut rounds: [Vec<[(f64, f64); 2]>; 2] = Default::default();
+    let mut rounds: [Vec<[(f64, f64); COMPARED.len()]>; METHODS.len()] = Default::default();
     for _ in 0..COMPARISON_ROUNDS {
         for ((command, _, reference_flag, _), method_rounds) in METHODS.iter().zip(&mut rounds) {
             let ours = json_figures(
@@ -236,7 +238,7 @@ fn compare_with_reference(inputs: &Path) -> Result<(), String> {
                     .args(reference_flag.iter().copied())
                     .output()?,
             )?;
-            let mut round = [(0.0, 0.0); 2];
+            let mut round = [(0.0, 0.0); COMPARED.len()];
             for (slot, key) in round.iter_mut().zip(COMPARED) {
                 *slot = (figure(&ours, key)?, figure(&reference, key)?);
             }

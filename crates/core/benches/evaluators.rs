@@ -99,12 +99,10 @@ fn evaluator_cases() -> Vec<(&'static str, Value, Value)> {
             json!({"diagnostics": {"tool_calls": {"selected_functions": [{"plugin_name": "hr", "function_name": "lookup"}], "executions": [{"plugin_name": "hr", "function_name": "lookup", "response_status": 200}]}}}),
         ),
         ("builtin.f1_score", json!({}), f1.clone()),
-        (
-            "builtin.rouge_score",
-            json!({"rouge_type": "rougeL"}),
-            f1.clone(),
-        ),
-        ("builtin.meteor_score", json!({}), f1),
+        ("builtin.bleu_score", json!({}), f1.clone()),
+        ("builtin.gleu_score", json!({}), f1.clone()),
+        ("builtin.meteor_score", json!({}), f1.clone()),
+        ("builtin.rouge_score", json!({"rouge_type": "rougeL"}), f1),
         (
             "builtin.task_navigation_efficiency",
             json!({"matching_mode": "in_order_match"}),

@@ -1,5 +1,6 @@
 //! Benchmark helper for `cargo xtask bench`: writes the shared benchmark inputs, and times this
-//! crate's F1 and task-navigation evaluators on the inputs azure-ai-evaluation is timed on.
+//! crate's F1, BLEU, GLEU and task-navigation evaluators on the inputs azure-ai-evaluation is timed
+//! on (BLEU and GLEU on the F1 text pairs).
 //!
 //! Usage: `compare_reference write-inputs FILE [COUNT]`, `compare_reference write-document FILE [ITEMS]`,
 //! `compare_reference time FILE` (prints JSON with nanoseconds per item),
@@ -52,9 +53,16 @@ fn main() -> Result<(), String> {
                 "builtin.task_navigation_efficiency",
                 &inputs["task_navigation"],
             )?;
+            let bleu = time("builtin.bleu_score", &inputs["f1"])?;
+            let gleu = time("builtin.gleu_score", &inputs["f1"])?;
             println!(
                 "{}",
-                json!({"f1_score_ns_per_item": f1, "task_navigation_efficiency_ns_per_item": navigation})
+                json!({
+                    "f1_score_ns_per_item": f1,
+                    "task_navigation_efficiency_ns_per_item": navigation,
+                    "bleu_score_ns_per_item": bleu,
+                    "gleu_score_ns_per_item": gleu,
+                })
             );
             Ok(())
         }
@@ -64,6 +72,8 @@ fn main() -> Result<(), String> {
             for (name, key) in [
                 ("builtin.f1_score", "f1"),
                 ("builtin.task_navigation_efficiency", "task_navigation"),
+                ("builtin.bleu_score", "f1"),
+                ("builtin.gleu_score", "f1"),
             ] {
                 let (evaluator, cases) = prepare(name, &inputs[key])?;
                 for case in &cases {

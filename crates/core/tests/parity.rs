@@ -1,7 +1,7 @@
 //! Parity with azure-ai-evaluation 1.18.10: replays the generated cases in
 //! `tests/fixtures/parity/*.json` (see `tests/parity/generate_cases.py`), or those of another
 //! sample (see [`load`]), through the evaluator catalog, offline. Scores must be bit-identical,
-//! except where the reference uses ln/exp/log2 (document_retrieval), where 1e-12 relative is
+//! except where the reference uses ln/exp/log2 (document_retrieval, BLEU), where 1e-12 relative is
 //! allowed; messages must match exactly; raw Python crashes and documented deviations must be
 //! errors.
 
@@ -221,6 +221,18 @@ fn rouge_score_matches_reference() {
     check_file("rouge_score.json", Tolerance::Exact);
 }
 
+#[cfg(feature = "nltk")]
+#[test]
+fn bleu_score_matches_reference() {
+    check_file("bleu_score.json", Tolerance::Relative(1e-12));
+}
+
+#[cfg(feature = "nltk")]
+#[test]
+fn gleu_score_matches_reference() {
+    check_file("gleu_score.json", Tolerance::Exact);
+}
+
 #[test]
 fn task_navigation_efficiency_matches_reference() {
     check_file("task_navigation_efficiency.json", Tolerance::Exact);
@@ -284,6 +296,7 @@ fn document_retrieval_item_limit() {
 
 /// The tokenisers of BLEU, GLEU and METEOR against NLTK as the reference calls it
 /// (`nltk_tokenize`), and Punkt's sentences of the ASCII texts.
+#[cfg(feature = "nltk")]
 #[test]
 fn nltk_tokenize_matches_reference() {
     use agenteval_core::text::nltk;

@@ -113,11 +113,26 @@ impl Source {
 /// Checks a Foundry config given with a dataset.
 ///
 /// # Errors
-/// `invalidConfig` naming `options.config`.
+/// `invalidConfig` naming `options.config`; `otherModule` when it names an evaluator only the
+/// package's second module has (BLEU and GLEU, which need NLTK's tokenisers).
 pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
-        dataset::FoundryConfig::from_value(config)
+        let config = dataset::FoundryConfig::from_value(config)
             .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
+        let elsewhere = config
+            .criteria
+            .iter()
+            .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name));
+        if let Some(criterion) = elsewhere {
+            return Err(ApiError::new(
+                ErrorCode::OtherModule,
+                format!(
+                    "options.config: {}: {}",
+                    criterion.evaluator_name,
+                    agenteval_core::evaluators::NLTK_NOT_BUILT
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -216,6 +231,27 @@ mod tests {
             .expect_err("config is invalid");
         assert_eq!(error.code, ErrorCode::InvalidConfig);
         assert!(error.message.starts_with("options.config: "), "{error}");
+    }
+
+    #[test]
+    fn a_config_naming_bleu_or_gleu_needs_the_module_with_nltk() {
+        for evaluator in ["builtin.bleu_score", "builtin.gleu_score"] {
+            let config = json!({"testing_criteria": [
+                {"name": "f1", "evaluator_name": "builtin.f1_score"},
+                {"name": "n-grams", "evaluator_name": evaluator}
+            ]});
+            let outcome = check_config(Some(&config));
+            if cfg!(feature = "judge") {
+                assert!(outcome.is_ok(), "the second module has NLTK");
+            } else {
+                let error = outcome.expect_err("the first module has no NLTK");
+                assert_eq!(error.code, ErrorCode::OtherModule);
+                assert!(error.message.contains(evaluator), "{error}");
+            }
+        }
+        let plain =
+            json!({"testing_criteria": [{"name": "f1", "evaluator_name": "builtin.f1_score"}]});
+        assert!(check_config(Some(&plain)).is_ok());
     }
 
     #[test]

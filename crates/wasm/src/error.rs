@@ -19,7 +19,8 @@ pub enum ErrorCode {
     InvalidReport,
     /// The dataset given to `readReport` carries no scores: score it instead.
     NotScored,
-    /// The call needs the package's second module (a Copilot Studio CSV): the package's
+    /// The call needs the package's second module (a Copilot Studio CSV, a config naming BLEU or
+    /// GLEU): the package's
     /// entry points catch it and make the call there; it never reaches the caller.
     OtherModule,
 }

@@ -11,13 +11,16 @@ use crate::options::{ConfigError, Options};
 use crate::outcome::EvalResult;
 use crate::text::python;
 
+pub mod bleu;
 pub mod citations;
 pub mod document_retrieval;
 pub mod exact_match;
 pub mod f1_score;
+pub mod gleu;
 pub mod judged;
 pub mod keyword_match;
 pub mod meteor;
+mod ngrams;
 pub mod partial_match;
 pub mod retrieval_query;
 pub mod retrieval_result;
@@ -97,12 +100,25 @@ impl std::fmt::Debug for EvaluatorSpec {
     }
 }
 
+/// The evaluators that need NLTK's tokenisers (the `nltk` feature).
+pub const NEEDS_NLTK: [&str; 2] = [bleu::SPEC.name, gleu::SPEC.name];
+
+/// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
+pub const NLTK_NOT_BUILT: &str = "this evaluator needs NLTK's tokenisers, which are not in this \
+     build (the npm package loads them with its second module; the CLI has them)";
+
+/// Whether the built-in evaluator `name` can be configured in this build (every name but those
+/// of [`NEEDS_NLTK`] without the `nltk` feature).
+pub fn is_built(name: &str) -> bool {
+    cfg!(feature = "nltk") || !NEEDS_NLTK.contains(&name)
+}
+
 /// Every built-in evaluator, deterministic first.
 pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {
     DETERMINISTIC.iter().chain(judged::SPECS.iter())
 }
 
-static DETERMINISTIC: [EvaluatorSpec; 13] = [
+static DETERMINISTIC: [EvaluatorSpec; 15] = [
     exact_match::SPEC,
     partial_match::SPEC,
     citations::SPEC,
@@ -115,6 +131,8 @@ static DETERMINISTIC: [EvaluatorSpec; 13] = [
     f1_score::SPEC,
     rouge::SPEC,
     document_retrieval::SPEC,
+    bleu::SPEC,
+    gleu::SPEC,
     meteor::SPEC,
 ];
 

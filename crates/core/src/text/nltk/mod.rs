@@ -52,3 +52,52 @@ pub(crate) fn is_py_space(byte: u8) -> bool {
 pub(crate) fn is_word_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_goes_to_punkt_and_treebank_other_text_to_nist() {
+        assert_eq!(
+            nltk_tokenize("Mr. Smith paid $3.88. He left."),
+            ["Mr.", "Smith", "paid", "$", "3.88", ".", "He", "left", "."]
+        );
+        assert_eq!(nltk_tokenize("café au lait"), ["caf", "é", "au", "lait"]);
+        assert!(nltk_tokenize("").is_empty() && nltk_tokenize(" \n\t").is_empty());
+    }
+
+    /// Inputs on which a naive port of NLTK's patterns goes quadratic or slices mid-character:
+    /// each must finish at once (debug build) and give tokens that rebuild from the input.
+    #[test]
+    fn pathological_inputs_are_linear_and_never_panic() {
+        let long = |unit: &str, count: usize| unit.repeat(count);
+        let inputs = [
+            long(". ", 40_000),
+            long("(!", 40_000),
+            long("a.", 40_000),
+            long("x. ", 30_000),
+            long("-", 80_000),
+            long("'", 40_000),
+            long("\"", 40_000),
+            long("...", 30_000),
+            long("a,", 40_000),
+            long("can't ", 15_000),
+            long("é. ", 30_000),
+            long("\u{1F600}.)", 30_000),
+            long("\0", 10_000),
+        ];
+        let started = std::time::Instant::now();
+        for text in &inputs {
+            for tokenize in [nltk_tokenize, word_tokenize] {
+                let tokens = tokenize(text);
+                assert!(tokens.iter().all(|token| !token.is_empty()));
+            }
+        }
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "took {:?}",
+            started.elapsed()
+        );
+    }
+}

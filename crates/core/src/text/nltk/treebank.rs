@@ -205,6 +205,9 @@ fn ending_quotes(text: &[u8]) -> Vec<u8> {
 
 /// `([^' ])(CLITIC|…) ` → `\1 \2 `, the alternatives tried in order.
 fn split_clitics(text: &[u8], clitics: &[&[u8]]) -> Vec<u8> {
+    if memchr::memchr(b'\'', text).is_none() {
+        return text.to_vec();
+    }
     rewrite(text, |text, i, out| {
         let Some((&byte, rest)) = tail(text, i).split_first() else {
             return 0;
@@ -225,28 +228,34 @@ fn split_clitics(text: &[u8], clitics: &[&[u8]]) -> Vec<u8> {
     })
 }
 
-/// `CONTRACTIONS2` and `CONTRACTIONS3` (Python `re`, case-insensitive), in order.
+/// `CONTRACTIONS2` and `CONTRACTIONS3` (Python `re`, case-insensitive), in order. A rule whose
+/// word is nowhere in the text (letter case aside) is skipped.
 fn contractions(text: &[u8]) -> Vec<u8> {
     let mut text = text.to_vec();
-    for (first, second) in [
-        ("can", "not"),
-        ("d", "'ye"),
-        ("gim", "me"),
-        ("gon", "na"),
-        ("got", "ta"),
-        ("lem", "me"),
-        ("more", "'n"),
-    ] {
-        text = split_word(
-            &text,
-            first.as_bytes(),
-            second.as_bytes(),
-            WordEnd::Boundary,
-        );
-    }
-    text = split_word(&text, b"wan", b"na", WordEnd::Space);
-    for second in ["is", "was"] {
-        text = split_word(&text, b"'t", second.as_bytes(), WordEnd::AfterSpace);
+    let lower = text.to_ascii_lowercase();
+    let present = |first: &[u8], second: &[u8]| {
+        memchr::memmem::find_iter(&lower, first).any(|at| {
+            lower
+                .get(at + first.len()..)
+                .is_some_and(|rest| rest.starts_with(second))
+        })
+    };
+    let rules: [(&[u8], &[u8], WordEnd); 10] = [
+        (b"can", b"not", WordEnd::Boundary),
+        (b"d", b"'ye", WordEnd::Boundary),
+        (b"gim", b"me", WordEnd::Boundary),
+        (b"gon", b"na", WordEnd::Boundary),
+        (b"got", b"ta", WordEnd::Boundary),
+        (b"lem", b"me", WordEnd::Boundary),
+        (b"more", b"'n", WordEnd::Boundary),
+        (b"wan", b"na", WordEnd::Space),
+        (b"'t", b"is", WordEnd::AfterSpace),
+        (b"'t", b"was", WordEnd::AfterSpace),
+    ];
+    for (first, second, end) in rules {
+        if present(first, second) {
+            text = split_word(&text, first, second, end);
+        }
     }
     text
 }
@@ -316,6 +325,9 @@ fn pad_each(text: &[u8], pad: impl Fn(u8) -> bool) -> Vec<u8> {
 
 /// Every non-overlapping `from`, left to right, → `to`.
 fn replace_all(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    if memchr::memmem::find(text, from).is_none() {
+        return text.to_vec();
+    }
     rewrite(text, |text, i, out| {
         if tail(text, i).starts_with(from) {
             out.extend_from_slice(to);
