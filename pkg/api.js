@@ -5,9 +5,10 @@
 // (`agenteval_judge`, the same API with the LLM judges and `readReport`), loaded on first use;
 // `readReport` and `evaluateRows` always run there, and so does a call the first module refuses
 // with code `otherModule` (a Copilot Studio CSV, which only the judge module reads): `validate`
-// and `render` then return a Promise. Before the first scoring call in a module whose arguments
-// name `meteor_score`, METEOR's WordNet table (`modules.loadWordnet`) is fetched once and
-// installed in that module.
+// and `render` then return a Promise. METEOR, BLEU and GLEU run in the judge module too (the first
+// refuses a config naming them with `otherModule`); before the first scoring call there whose
+// arguments name `meteor_score`, METEOR's WordNet table (`modules.loadWordnet`) is fetched once and
+// installed.
 
 import * as wasm from "./agenteval_wasm.js";
 import { modules } from "./modules.js";
@@ -167,7 +168,8 @@ async function readyForMeteor(module) {
 /** A scoring function of `module` that installs the WordNet table first when the call needs it. */
 function scoring(call, module) {
   return function scored(...args) {
-    if (withWordnet.has(module) || !modules.loadWordnet || !args.some((arg) => mentionsMeteor(arg))) {
+    const runsMeteor = module.installWordnet !== undefined && modules.loadWordnet !== undefined;
+    if (!runsMeteor || withWordnet.has(module) || !args.some((arg) => mentionsMeteor(arg))) {
       return call(...args);
     }
     return readyForMeteor(module).then(() => call(...args));

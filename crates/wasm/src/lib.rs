@@ -3,9 +3,9 @@
 //! core outputs back as plain JSON-compatible objects. It decides no verdicts.
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
-//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, `installWordnet` (METEOR's table, which
-//! `pkg/api.js` fetches and installs), and (feature `reports`, the package's second module)
-//! `readReport` and `evaluateRows` (and its `RowsEvaluation`).
+//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, (feature `reports`, the package's second
+//! module) `readReport` and `evaluateRows` (and its `RowsEvaluation`), and (feature `judge`)
+//! `installWordnet` (METEOR's table, which `pkg/api.js` fetches and installs).
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
@@ -98,6 +98,10 @@ pub fn version() -> String {
 ///
 /// # Errors
 /// `invalidArgument` when the bytes are not the table.
+///
+/// Only the second module (feature `judge`, which brings the core's `nltk`) runs METEOR, so only
+/// it has this export.
+#[cfg(feature = "judge")]
 #[wasm_bindgen(js_name = installWordnet, skip_typescript)]
 pub fn install_wordnet(bytes: Vec<u8>) -> Result<(), error::ApiError> {
     agenteval_core::wordnet::install(bytes).map_err(|problem| {

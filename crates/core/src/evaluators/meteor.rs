@@ -9,7 +9,14 @@
 //! scores 0.0 without ever using it when nothing matches; it also takes booleans as 1 and 0), as
 //! must `threshold`; a score that is not finite is an error rather than a verdict. Without an
 //! installed WordNet table every item is an `evaluatorLoadError` error, never a score computed
-//! without synonyms.
+//! without synonyms. Like BLEU and GLEU it needs the `nltk` feature (the tokenisers): without it
+//! the criterion is refused with [`super::NLTK_NOT_BUILT`] and the npm package runs it in its
+//! second module.
+
+#![cfg_attr(
+    not(feature = "nltk"),
+    allow(unused_imports, unused_variables, dead_code)
+)]
 
 mod align;
 
@@ -20,6 +27,7 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
+#[cfg(feature = "nltk")]
 use crate::text::nltk::nltk_tokenize;
 use crate::text::pynum::PyNum;
 use crate::wordnet;
@@ -96,6 +104,9 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
         gamma: weight(options, "gamma", 0.5)?,
     };
     let threshold = reference_threshold(options, "threshold", 0.5)?;
+    #[cfg(not(feature = "nltk"))]
+    return Err(ConfigError::new(super::NLTK_NOT_BUILT));
+    #[cfg(feature = "nltk")]
     Ok(Box::new(Meteor {
         label: label.to_owned(),
         weights,
@@ -103,6 +114,7 @@ fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, Config
     }))
 }
 
+#[cfg(feature = "nltk")]
 impl Evaluator for Meteor {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         let (response, ground_truth) = match text_pair(inputs, MISSING_INPUTS) {
@@ -135,7 +147,7 @@ impl Evaluator for Meteor {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "nltk"))]
 mod tests {
     use super::*;
     use crate::json;

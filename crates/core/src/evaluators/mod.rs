@@ -101,7 +101,7 @@ impl std::fmt::Debug for EvaluatorSpec {
 }
 
 /// The evaluators that need NLTK's tokenisers (the `nltk` feature).
-pub const NEEDS_NLTK: [&str; 2] = [bleu::SPEC.name, gleu::SPEC.name];
+pub const NEEDS_NLTK: [&str; 3] = [bleu::SPEC.name, gleu::SPEC.name, meteor::SPEC.name];
 
 /// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
 pub const NLTK_NOT_BUILT: &str = "this evaluator needs NLTK's tokenisers, which are not in this \
