@@ -75,28 +75,32 @@ fn is_consonant(word: &[char], index: usize) -> bool {
     word.get(i).is_some_and(|&c| !is_vowel(c)) != negate
 }
 
-/// `_consonant_flags`: a `y` is a consonant at the start and after a vowel.
-fn consonant_flags(word: &[char]) -> Vec<bool> {
-    let mut flags: Vec<bool> = Vec::with_capacity(word.len());
-    for &c in word {
+/// `_consonant_flags`, one flag at a time: a `y` is a consonant at the start and after a vowel.
+fn consonant_flags(word: &[char]) -> impl Iterator<Item = bool> + '_ {
+    word.iter().scan(None, |previous: &mut Option<bool>, &c| {
         let flag = if is_vowel(c) {
             false
         } else if c == 'y' {
-            flags.last().is_none_or(|previous| !previous)
+            previous.is_none_or(|consonant| !consonant)
         } else {
             true
         };
-        flags.push(flag);
-    }
-    flags
+        *previous = Some(flag);
+        Some(flag)
+    })
 }
 
 /// `_measure`: the number of vowel-run → consonant-run transitions (`m` in `[C](VC)^m[V]`).
 fn measure(stem: &[char]) -> usize {
-    consonant_flags(stem)
-        .windows(2)
-        .filter(|pair| matches!(pair, [false, true]))
-        .count()
+    let mut count = 0;
+    let mut previous = None;
+    for flag in consonant_flags(stem) {
+        if previous == Some(false) && flag {
+            count += 1;
+        }
+        previous = Some(flag);
+    }
+    count
 }
 
 fn has_positive_measure(stem: &[char]) -> bool {
@@ -104,7 +108,7 @@ fn has_positive_measure(stem: &[char]) -> bool {
 }
 
 fn contains_vowel(stem: &[char]) -> bool {
-    consonant_flags(stem).iter().any(|consonant| !consonant)
+    consonant_flags(stem).any(|consonant| !consonant)
 }
 
 fn ends_double_consonant(word: &[char]) -> bool {
@@ -125,14 +129,13 @@ fn ends_cvc(word: &[char]) -> bool {
         || (n == 2 && !is_consonant(word, 0) && is_consonant(word, 1))
 }
 
+/// Whether `word` ends with `suffix`, an ASCII rule suffix.
 fn ends_with(word: &[char], suffix: &str) -> bool {
-    let count = suffix.chars().count();
-    word.len() >= count
-        && word
-            .iter()
-            .skip(word.len() - count)
-            .copied()
-            .eq(suffix.chars())
+    let suffix = suffix.as_bytes();
+    word.len()
+        .checked_sub(suffix.len())
+        .and_then(|start| word.get(start..))
+        .is_some_and(|tail| tail.iter().zip(suffix).all(|(&c, &b)| c == char::from(b)))
 }
 
 /// `word` less its last `count` characters (all of it when shorter, as Python slicing).
@@ -161,7 +164,7 @@ fn apply_rules(word: Vec<char>, rules: &[(&str, &str, Option<Condition<'_>>)]) -
             };
         }
         if ends_with(&word, suffix) {
-            let stem = without_last(&word, suffix.chars().count());
+            let stem = without_last(&word, suffix.len());
             return if condition.is_none_or(|holds| holds(stem)) {
                 joined(stem, replacement)
             } else {
@@ -203,7 +206,7 @@ fn step1b(word: Vec<char>) -> Vec<char> {
     let Some(intermediate) = ["ed", "ing"]
         .into_iter()
         .filter(|suffix| ends_with(&word, suffix))
-        .map(|suffix| without_last(&word, suffix.chars().count()))
+        .map(|suffix| without_last(&word, suffix.len()))
         .find(|stem| contains_vowel(stem))
     else {
         return word;

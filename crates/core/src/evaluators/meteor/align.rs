@@ -12,6 +12,9 @@
 
 use std::collections::HashMap;
 
+/// Reference positions of each word, hashed as the core's other word maps are.
+type Positions<'a> = HashMap<&'a str, Vec<usize>, foldhash::fast::RandomState>;
+
 use crate::text::{porter, python};
 
 /// A number option as Python holds it: the arithmetic differs for `int` (`1 - alpha` is exact).
@@ -59,7 +62,7 @@ fn match_enums(
     hypothesis: Enumerated,
     reference: Enumerated,
 ) -> (Vec<(usize, usize)>, Enumerated, Enumerated) {
-    let mut positions: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut positions = Positions::default();
     for (j, (_, word)) in reference.iter().enumerate() {
         positions.entry(word.as_str()).or_default().push(j);
     }
@@ -108,7 +111,7 @@ fn match_synonyms<'w>(
     reference: &Enumerated,
     synonyms: &dyn Fn(&str) -> Vec<&'w str>,
 ) -> Vec<(usize, usize)> {
-    let mut positions: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut positions = Positions::default();
     for (j, (_, word)) in reference.iter().enumerate() {
         positions.entry(word.as_str()).or_default().push(j);
     }
