@@ -1,7 +1,9 @@
 //! Foundry's OpenAI-style deterministic graders through the `agenteval` binary: a JSONL whose
 //! config line names `string_check` and `text_similarity` criteria, scored with the verdicts and
 //! scores worked out by hand (fuzzy_match from RapidFuzz's `fuzz.ratio`), a bad criterion as an
-//! `evaluatorConfigurationError`, and the `foundry` output carrying each criterion's columns.
+//! `evaluatorConfigurationError`, the `meteor` metric equal to `builtin.meteor_score` on the same
+//! texts (with the CLI's embedded WordNet), and the `foundry` output carrying each criterion's
+//! columns.
 
 mod support;
 
@@ -25,6 +27,11 @@ fn dataset(dir: &Path) -> PathBuf {
          "reference": "{{item.label}}", "evaluation_metric": "bleu", "pass_threshold": 0.5},
         {"type": "text_similarity", "name": "embeddings", "input": "{{sample.output_text}}",
          "reference": "{{item.label}}", "evaluation_metric": "cosine", "pass_threshold": 0.5},
+        {"type": "text_similarity", "name": "meteor", "input": "{{sample.output_text}}",
+         "reference": "{{item.meta.answer}}", "evaluation_metric": "meteor", "pass_threshold": 0.5},
+        {"type": "azure_ai_evaluator", "name": "meteor_builtin",
+         "evaluator_name": "builtin.meteor_score",
+         "data_mapping": {"response": "{{item.response}}", "ground_truth": "{{item.meta.answer}}"}},
         {"type": "text_similarity", "name": "broken", "input": "{{sample.output_text}}",
          "reference": "{{item.label}}", "evaluation_metric": "levenshtein", "pass_threshold": 0.5}
     ]});
@@ -106,6 +113,15 @@ fn graders_score_foundry_rows() {
     let bleu = result(&report, 0, "bleu");
     assert_eq!(bleu["result"], "pass", "{bleu}");
     assert_eq!(bleu["threshold"], 0.5);
+
+    for row in 0..3 {
+        let meteor = result(&report, row, "meteor");
+        let built_in = result(&report, row, "meteor_builtin");
+        assert!(meteor["score"].is_number(), "{meteor}");
+        assert_eq!(meteor["score"], built_in["score"], "row {row}");
+        assert_eq!(meteor["result"], built_in["result"], "row {row}");
+    }
+    assert_eq!(verdict(&report, 1, "meteor"), fail(0.0));
 
     let cosine = result(&report, 0, "embeddings");
     assert_eq!(cosine["result"], "skipped", "{cosine}");

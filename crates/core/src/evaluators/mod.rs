@@ -21,6 +21,7 @@ pub mod gleu;
 pub mod graders;
 pub mod judged;
 pub mod keyword_match;
+pub mod meteor;
 mod ngrams;
 pub mod partial_match;
 pub mod retrieval_query;
@@ -106,10 +107,11 @@ impl std::fmt::Debug for EvaluatorSpec {
 pub const GRADER_TYPES: [&str; 2] = ["string_check", "text_similarity"];
 
 /// The evaluators (and grader criterion types) built only with the `nltk` feature: those that
-/// need NLTK's tokenisers, and the graders, whose BLEU and GLEU metrics do.
-pub const NEEDS_NLTK: [&str; 4] = [
+/// need NLTK's tokenisers, and the graders, whose BLEU, GLEU and METEOR metrics do.
+pub const NEEDS_NLTK: [&str; 5] = [
     bleu::SPEC.name,
     gleu::SPEC.name,
+    meteor::SPEC.name,
     GRADER_TYPES[0],
     GRADER_TYPES[1],
 ];
@@ -129,7 +131,7 @@ pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {
     DETERMINISTIC.iter().chain(judged::SPECS.iter())
 }
 
-static DETERMINISTIC: [EvaluatorSpec; 14] = [
+static DETERMINISTIC: [EvaluatorSpec; 15] = [
     exact_match::SPEC,
     partial_match::SPEC,
     citations::SPEC,
@@ -144,6 +146,7 @@ static DETERMINISTIC: [EvaluatorSpec; 14] = [
     document_retrieval::SPEC,
     bleu::SPEC,
     gleu::SPEC,
+    meteor::SPEC,
 ];
 
 /// The built-in evaluator called exactly `name` (names are case-sensitive).

@@ -5,12 +5,13 @@
 //! place, the reference in the ground truth's): `bleu` and `gleu` are `builtin.bleu_score` and
 //! `builtin.gleu_score` (NLTK's tokeniser, sentence BLEU with smoothing method 4, sentence GLEU),
 //! `rouge_1` … `rouge_5` and `rouge_l` the F1 of `builtin.rouge_score` with `rouge1` … `rouge5`
-//! and `rougeL`, and `fuzzy_match` RapidFuzz's `fuzz.ratio / 100` ([`super::fuzzy`]). `meteor`
-//! needs METEOR, which is not built in yet: such a criterion is an `evaluatorLoadError` on every
-//! row. `cosine` needs embeddings, which graders do not request: every row is `skipped`.
+//! and `rougeL`, `meteor` the score of `builtin.meteor_score` with its default `alpha`, `beta` and
+//! `gamma` (an `evaluatorLoadError` on every row until the host installs WordNet, as for that
+//! evaluator), and `fuzzy_match` RapidFuzz's `fuzz.ratio / 100` ([`super::fuzzy`]). `cosine`
+//! needs embeddings, which graders do not request: every row is `skipped`.
 
 use super::{choice, fuzzy, spec, texts, TextTemplate, COMMON_KEYS};
-use crate::evaluators::{bleu, gleu, rouge, Evaluator, EvaluatorSpec};
+use crate::evaluators::{bleu, gleu, meteor, rouge, Evaluator, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -38,10 +39,6 @@ pub const METRICS: [&str; 11] = [
     "cosine",
 ];
 
-/// Why a `meteor` criterion cannot score.
-pub const METEOR_NOT_BUILT: &str = "evaluation_metric \"meteor\" needs METEOR (WordNet), which \
-     is not built in yet";
-
 /// Why a `cosine` criterion is skipped.
 pub const COSINE_SKIPPED: &str = "evaluation_metric \"cosine\" needs embeddings from a judge \
      endpoint, which text_similarity graders do not request yet";
@@ -55,7 +52,7 @@ pub enum Metric {
     Bleu,
     /// Sentence GLEU as `builtin.gleu_score` computes it.
     Gleu,
-    /// METEOR (not built in yet).
+    /// METEOR as `builtin.meteor_score` computes it by default.
     Meteor,
     /// ROUGE-N F1 for N in 1..=5.
     Rouge(usize),
@@ -89,8 +86,8 @@ impl Metric {
     /// The score of `input` against `reference`, or the result to report instead.
     ///
     /// # Errors
-    /// The result for a metric that cannot score here (`meteor`, `cosine`), or for texts too
-    /// long for `fuzzy_match`.
+    /// The result for `cosine` (skipped), `meteor` without WordNet, or texts too long for
+    /// `fuzzy_match`.
     pub fn score(self, label: &str, input: &str, reference: &str) -> Result<f64, Box<EvalResult>> {
         Ok(match self {
             Metric::FuzzyMatch => fuzzy::ratio(input, reference).map_err(|message| {
@@ -100,13 +97,8 @@ impl Metric {
             Metric::Gleu => gleu::sentence_gleu(&nltk_tokenize(reference), &nltk_tokenize(input)),
             Metric::Rouge(order) => rouge::f1(Some(order), reference, input),
             Metric::RougeL => rouge::f1(None, reference, input),
-            Metric::Meteor => {
-                return Err(Box::new(EvalResult::error(
-                    label,
-                    ErrorCode::EvaluatorLoadError,
-                    METEOR_NOT_BUILT,
-                )))
-            }
+            Metric::Meteor => meteor::default_score(reference, input)
+                .map_err(|(code, message)| Box::new(EvalResult::error(label, code, message)))?,
             Metric::Cosine => return Err(Box::new(EvalResult::skipped(label, COSINE_SKIPPED))),
         })
     }
