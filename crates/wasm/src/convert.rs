@@ -114,7 +114,8 @@ impl Source {
 ///
 /// # Errors
 /// `invalidConfig` naming `options.config`; `otherModule` when it names an evaluator only the
-/// package's second module has (BLEU and GLEU, which need NLTK's tokenisers).
+/// package's second module has (BLEU, GLEU and METEOR, which need NLTK's tokenisers, and the
+/// `string_check` / `text_similarity` graders).
 pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
         let config = dataset::FoundryConfig::from_value(config)
@@ -234,7 +235,7 @@ mod tests {
     }
 
     #[test]
-    fn a_config_naming_bleu_gleu_or_meteor_needs_the_module_with_nltk() {
+    fn a_config_naming_bleu_gleu_meteor_or_a_grader_needs_the_module_with_nltk() {
         for evaluator in [
             "builtin.bleu_score",
             "builtin.gleu_score",
@@ -251,6 +252,24 @@ mod tests {
                 let error = outcome.expect_err("the first module has no NLTK");
                 assert_eq!(error.code, ErrorCode::OtherModule);
                 assert!(error.message.contains(evaluator), "{error}");
+            }
+        }
+        let graders = [
+            json!({"type": "string_check", "name": "exact", "input": "{{sample.output_text}}",
+                   "reference": "{{item.label}}", "operation": "eq"}),
+            json!({"type": "text_similarity", "name": "close", "input": "{{sample.output_text}}",
+                   "reference": "{{item.label}}", "evaluation_metric": "fuzzy_match",
+                   "pass_threshold": 0.5}),
+        ];
+        for grader in graders {
+            let kind = grader["type"].as_str().unwrap_or_default().to_owned();
+            let outcome = check_config(Some(&json!({"testing_criteria": [grader]})));
+            if cfg!(feature = "judge") {
+                assert!(outcome.is_ok(), "the second module has the graders");
+            } else {
+                let error = outcome.expect_err("the first module has no graders");
+                assert_eq!(error.code, ErrorCode::OtherModule);
+                assert!(error.message.contains(&kind), "{error}");
             }
         }
         let plain =
