@@ -75,6 +75,13 @@ impl Source {
             Source::Bytes(bytes) => dataset::load(&bytes, config),
             Source::Value(value) => dataset::load_value(value, config),
         };
+        if let Ok(Loaded {
+            dataset: dataset::Dataset::Foundry(rows),
+            ..
+        }) = &loaded
+        {
+            check_criteria(&rows.config, what)?;
+        }
         loaded.map_err(|error| {
             let elsewhere = error.diagnostics.first().is_some_and(|diagnostic| {
                 diagnostic.message == agenteval_core::dataset::COPILOT_STUDIO_NOT_BUILT
@@ -120,22 +127,32 @@ pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
         let config = dataset::FoundryConfig::from_value(config)
             .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
-        let elsewhere = config
-            .criteria
-            .iter()
-            .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name));
-        if let Some(criterion) = elsewhere {
-            return Err(ApiError::new(
-                ErrorCode::OtherModule,
-                format!(
-                    "options.config: {}: {}",
-                    criterion.evaluator_name,
-                    agenteval_core::evaluators::NLTK_NOT_BUILT
-                ),
-            ));
-        }
+        check_criteria(&config, "options.config")?;
     }
     Ok(())
+}
+
+/// Checks that this module has every evaluator a Foundry config names (`what`: the argument it
+/// came from, `options.config` or the dataset whose first line it is).
+///
+/// # Errors
+/// `otherModule` naming the first criterion only the package's second module has.
+fn check_criteria(config: &dataset::FoundryConfig, what: &str) -> Result<(), ApiError> {
+    let elsewhere = config
+        .criteria
+        .iter()
+        .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name));
+    match elsewhere {
+        Some(criterion) => Err(ApiError::new(
+            ErrorCode::OtherModule,
+            format!(
+                "{what}: {}: {}",
+                criterion.evaluator_name,
+                agenteval_core::evaluators::NLTK_NOT_BUILT
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value. A
@@ -271,6 +288,21 @@ mod tests {
                 assert_eq!(error.code, ErrorCode::OtherModule);
                 assert!(error.message.contains(&kind), "{error}");
             }
+        }
+        let inline = format!(
+            "{}\n{}",
+            json!({"testing_criteria": [{"type": "string_check", "name": "exact",
+                "input": "{{sample.output_text}}", "reference": "{{item.label}}",
+                "operation": "eq"}]}),
+            json!({"response": "a", "label": "a"})
+        );
+        let loaded = Source::Bytes(inline.into_bytes()).load("dataset", None);
+        if cfg!(feature = "judge") {
+            assert!(loaded.is_ok(), "the second module reads the config line");
+        } else {
+            let error = loaded.err().expect("the first module has no graders");
+            assert_eq!(error.code, ErrorCode::OtherModule);
+            assert!(error.message.contains("string_check"), "{error}");
         }
         let plain =
             json!({"testing_criteria": [{"name": "f1", "evaluator_name": "builtin.f1_score"}]});
