@@ -300,7 +300,9 @@ mod tests {
         if cfg!(feature = "judge") {
             assert!(loaded.is_ok(), "the second module reads the config line");
         } else {
-            let error = loaded.err().expect("the first module has no graders");
+            let Err(error) = loaded else {
+                panic!("the first module has no graders");
+            };
             assert_eq!(error.code, ErrorCode::OtherModule);
             assert!(error.message.contains("string_check"), "{error}");
         }
