@@ -118,38 +118,40 @@ test("node: a bad template is refused naming the option and the key", async () =
   }
 });
 
-test("node: Foundry score_model and label_model criteria read any row field", async () => {
-  const config = {
-    testing_criteria: [
-      {
-        type: "score_model",
-        name: "helpfulness",
-        input: [
-          { role: "developer", content: "Rate how helpful the answer is for the topic." },
-          { role: "user", content: "Topic: {{item.topic}}\nAnswer: {{sample.output_text}}" },
-        ],
-        range: [1, 10],
-        pass_threshold: 6,
-      },
-      {
-        type: "label_model",
-        name: "tone",
-        input: [{ role: "user", content: [{ type: "input_text", text: "Tone of: {{item.response}}" }] }],
-        labels: ["friendly", "rude"],
-        passing_labels: ["friendly"],
-      },
-    ],
-  };
-  const rows = [
-    { topic: "billing", response: "Your bill is ready. [[judge:score=9]] [[judge:label=friendly]]" },
-    { topic: "refunds", response: "No. [[judge:score=2]] [[judge:label=rude]]" },
-  ];
-  const text = [config, ...rows].map((row) => JSON.stringify(row)).join("\n");
-  const report = await agenteval.score(text, { judge });
+const graderConfig = {
+  testing_criteria: [
+    {
+      type: "score_model",
+      name: "helpfulness",
+      input: [
+        { role: "developer", content: "Rate how helpful the answer is for the topic." },
+        { role: "user", content: "Topic: {{item.topic}}\nAnswer: {{sample.output_text}}" },
+      ],
+      range: [1, 10],
+      pass_threshold: 6,
+    },
+    {
+      type: "label_model",
+      name: "tone",
+      input: [{ role: "user", content: [{ type: "input_text", text: "Tone of: {{item.response}}" }] }],
+      labels: ["friendly", "rude"],
+      passing_labels: ["friendly"],
+    },
+  ],
+};
+const graderRows = [graderConfig, { topic: "billing", response: "Your bill is ready. [[judge:score=9]] [[judge:label=friendly]]" }, { topic: "refunds", response: "No. [[judge:score=2]] [[judge:label=rude]]" }]
+  .map((row) => JSON.stringify(row))
+  .join("\n");
+
+function assertGraders(report) {
   const result = (index, name) => report.items[index].results.find((entry) => entry.evaluator === name);
   assert.deepEqual([result(0, "helpfulness").result, result(0, "helpfulness").score], ["pass", 9]);
   assert.equal(result(0, "tone").details.label, "friendly");
   assert.deepEqual([result(1, "helpfulness").result, result(1, "tone").result], ["fail", "fail"]);
+}
+
+test("node: Foundry score_model and label_model criteria read any row field", async () => {
+  assertGraders(await agenteval.score(graderRows, { judge }));
 });
 
 /** RetrievalResult in entailment mode over one hit whose extract carries the judge's answer. */
@@ -217,9 +219,9 @@ function describeChromium() {
     await chromium?.close();
   });
 
-  test("chromium page and worker: the same templates and verdicts through fetch, and entailment in the page", async () => {
+  test("chromium page and worker: the same templates and verdicts through fetch, Foundry graders in the worker, entailment in the page", async () => {
     const outcome = await page.evaluate(
-      async ({ options, data, custom, entailmentData }) => {
+      async ({ options, data, custom, entailmentData, rows }) => {
         const inPage = await globalThis.agenteval.score(data, { judge: options, custom });
         const client = globalThis.agenteval.connectWorker();
         try {
@@ -231,16 +233,18 @@ function describeChromium() {
             refused = { code: error.code, message: error.message };
           }
           const entailment = await globalThis.agenteval.score(entailmentData, { judge: options });
-          return { inPage, inWorker, refused, entailment };
+          const graders = await client.score(rows, { judge: options });
+          return { inPage, inWorker, refused, entailment, graders };
         } finally {
           client.terminate();
         }
       },
-      { options: judge, data: document, custom: templates, entailmentData: entailment },
+      { options: judge, data: document, custom: templates, entailmentData: entailment, rows: graderRows },
     );
     assertVerdicts(outcome.inPage);
     assertVerdicts(outcome.inWorker);
     assertEntailment(outcome.entailment);
+    assertGraders(outcome.graders);
     assert.match(outcome.refused.message, /^options\.custom\.Short: custom evaluators that are functions cannot run in a worker/);
   });
 }

@@ -196,3 +196,24 @@ test("page judge: without the key remembered, a cut run waits for the key before
   assert.equal((await summary(page)).entries, 3);
   assert.deepEqual(problems, []);
 });
+
+test("page judge: Copilot Studio's TextSimilarity through the embeddings model the panel names", async () => {
+  const { page, problems } = await harness.open();
+  await settled(page);
+  await configure(page);
+  await page.fill("#judge-embedding-model", "text-embedding-3-small");
+  await page.dispatchEvent("#judge-embedding-model", "change");
+  const csv = [
+    "question,expectedResponse,actualResponse,testMethodType_1,passingScore_1",
+    `Where is the office (${nonce})?,The office is in Lisbon,The office is in Lisbon,TextSimilarity,0.9`,
+    `Where is the office (${nonce})?,The office is in Lisbon,Bananas grow on tall plants in warm places,TextSimilarity,0.7`,
+  ].join("\r\n");
+  assert.equal(await openFile(page, "similarity.csv", csv), "done");
+  const rows = await tableRows(page);
+  assert.deepEqual(rows.map((row) => row.status), ["pass", "fail"]);
+  await page.click('.table-viewport .table-row[aria-rowindex="2"]');
+  await page.waitForSelector("dialog.item-view[open]");
+  assert.match(await page.textContent("dialog.item-view .verdicts"), /cosine similarity of the embeddings 1\.0000 \(passes at 0\.9\)/);
+  await page.keyboard.press("Escape");
+  assert.deepEqual(problems, []);
+});

@@ -1,5 +1,5 @@
 // The judge panel: the endpoint the LLM-judged evaluators are sent to (kind, endpoint,
-// deployment or model, api-version, key, concurrency) and "test connection". The settings are
+// deployment or model, api-version, embeddings model, key, concurrency) and "test connection". The settings are
 // saved on this device without the key; the key stays in memory unless "remember on this device"
 // is ticked. The key goes only into the judge options given to the engine, which sends it only to
 // the endpoint; it is never shown in results, exports, the URL or logs.
@@ -27,6 +27,7 @@ export class JudgePanel {
     this.endpoint = h("input", { type: "url", id: "judge-endpoint", placeholder: "https://my-resource.openai.azure.com", autocomplete: "off", spellcheck: "false" });
     this.model = h("input", { type: "text", id: "judge-model", placeholder: "gpt-4o", autocomplete: "off", spellcheck: "false" });
     this.apiVersion = h("input", { type: "text", id: "judge-api-version", placeholder: "2024-10-21", autocomplete: "off" });
+    this.embeddingModel = h("input", { type: "text", id: "judge-embedding-model", placeholder: "text-embedding-3-small", autocomplete: "off", spellcheck: "false" });
     this.keyInput = h("input", { type: "password", id: "judge-key", autocomplete: "off", spellcheck: "false" });
     this.remember = h("input", { type: "checkbox", id: "judge-remember" });
     this.concurrency = h("input", { type: "number", id: "judge-concurrency", min: "1", max: "64", value: "8" });
@@ -37,7 +38,7 @@ export class JudgePanel {
       if (this.remember.checked) this.saveKey();
     });
     this.remember.addEventListener("change", () => this.saveKey());
-    for (const input of [this.enabled, this.kind, this.endpoint, this.model, this.apiVersion, this.concurrency]) {
+    for (const input of [this.enabled, this.kind, this.endpoint, this.model, this.apiVersion, this.embeddingModel, this.concurrency]) {
       input.addEventListener("change", () => this.save());
     }
     this.element = h(
@@ -50,6 +51,7 @@ export class JudgePanel {
         field("Endpoint", this.endpoint, "Azure: https://<resource>.openai.azure.com · OpenAI-compatible: base URL ending in /v1"),
         field("Deployment or model", this.model),
         field("API version (Azure)", this.apiVersion),
+        field("Embeddings deployment or model", this.embeddingModel, "For Copilot Studio's TextSimilarity (optional)"),
         field("API key", this.keyInput, "Kept in memory; sent only to the endpoint"),
         h("label", { class: "field field-check" }, this.remember, "Remember the key on this device"),
         field("Concurrency", this.concurrency),
@@ -68,6 +70,7 @@ export class JudgePanel {
       this.endpoint.value = saved.endpoint ?? "";
       this.model.value = saved.model ?? "";
       this.apiVersion.value = saved.apiVersion ?? "";
+      this.embeddingModel.value = saved.embeddingModel ?? "";
       this.concurrency.value = String(saved.concurrency ?? 8);
     }
     const key = await this.store?.getSetting("judgeKey").catch(() => undefined);
@@ -103,6 +106,7 @@ export class JudgePanel {
       endpoint: this.endpoint.value.trim(),
       model: this.model.value.trim(),
       apiVersion: this.apiVersion.value.trim(),
+      embeddingModel: this.embeddingModel.value.trim(),
       concurrency: Number(this.concurrency.value) || 8,
     };
   }
@@ -129,10 +133,11 @@ export class JudgePanel {
 
   /** The judge the fields describe, switched on or not; undefined without an endpoint. */
   configured() {
-    const { kind, endpoint, model, apiVersion, concurrency } = this.settings();
+    const { kind, endpoint, model, apiVersion, embeddingModel, concurrency } = this.settings();
     if (!endpoint) return undefined;
     const judge = { kind, endpoint, model, concurrency };
     if (apiVersion) judge.apiVersion = apiVersion;
+    if (embeddingModel) judge.embeddingModel = embeddingModel;
     if (this.key) judge.apiKey = this.key;
     return judge;
   }
