@@ -2,8 +2,8 @@
 //! config line names `string_check` and `text_similarity` criteria, scored with the verdicts and
 //! scores worked out by hand (fuzzy_match from RapidFuzz's `fuzz.ratio`), a bad criterion as an
 //! `evaluatorConfigurationError`, the `meteor` metric equal to `builtin.meteor_score` on the same
-//! texts (with the CLI's embedded WordNet), and the `foundry` output carrying each criterion's
-//! columns.
+//! texts (with the CLI's embedded WordNet), the `foundry` output carrying each criterion's
+//! columns, and `cosine`: skipped without a judge, the embeddings' cosine with the local one.
 
 mod support;
 
@@ -57,6 +57,8 @@ fn score(file: &Path, format: &str) -> Output {
         .arg("score")
         .arg(file)
         .args(["--format", format])
+        .env_remove("AZURE_AI_OPENAI_ENDPOINT")
+        .env_remove("OPENAI_API_KEY")
         .current_dir(support::root())
         .output()
         .expect("agenteval runs")
@@ -169,4 +171,54 @@ fn foundry_output_carries_each_criterion() {
     assert_eq!(rows[0]["embeddings_status"], "skipped");
     assert_eq!(rows[0]["broken_error_code"], "evaluatorConfigurationError");
     assert_eq!(rows[2]["rouge_result"], "pass");
+}
+
+#[test]
+fn with_a_judge_cosine_is_the_cosine_of_the_endpoints_embeddings() {
+    let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
+        .expect("the local judge starts");
+    let config = json!({"testing_criteria": [
+        {"type": "text_similarity", "name": "cosine", "input": "{{sample.output_text}}",
+         "reference": "{{item.label}}", "evaluation_metric": "cosine", "pass_threshold": 0.9},
+        {"type": "string_check", "name": "exact", "input": "{{sample.output_text}}",
+         "reference": "{{item.label}}", "operation": "eq"}
+    ]});
+    let rows = [
+        json!({"response": "The invoice was paid on Monday.", "label": "The invoice was paid on Monday."}),
+        json!({"response": "Bananas are yellow.", "label": "The invoice was paid on Monday."}),
+    ];
+    let dir = std::env::temp_dir().join(format!("agenteval-graders-cosine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let file = dir.join("rows.jsonl");
+    let text: Vec<String> = std::iter::once(config.to_string())
+        .chain(rows.iter().map(Value::to_string))
+        .collect();
+    std::fs::write(&file, text.join("\n")).expect("dataset written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args(["--format", "report", "--no-judge-cache"])
+        .args(["--judge-embedding-model", "text-embedding-3-small"])
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env_remove("AZURE_AI_API_KEY")
+        .current_dir(support::root())
+        .output()
+        .expect("agenteval runs");
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let same = result(&report, 0, "cosine");
+    assert_eq!(same["result"], "pass", "{same}");
+    assert_eq!(same["threshold"], 0.9);
+    assert!(
+        (same["score"].as_f64().unwrap_or(0.0) - 1.0).abs() < 1e-9,
+        "{same}"
+    );
+    let unrelated = result(&report, 1, "cosine");
+    assert_eq!(unrelated["result"], "fail", "{unrelated}");
+    assert!(
+        unrelated["score"].as_f64().unwrap_or(1.0) < 0.9,
+        "{unrelated}"
+    );
+    assert_eq!(verdict(&report, 1, "exact"), ("fail".to_owned(), Some(0.0)));
 }

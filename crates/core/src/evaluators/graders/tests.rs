@@ -439,3 +439,42 @@ fn only_grader_types_build() {
         assert!(build(kind, "x", Options::new(&fields)).is_some(), "{kind}");
     }
 }
+
+#[cfg(all(feature = "judge", feature = "copilot-studio"))]
+#[test]
+fn with_a_judge_cosine_asks_for_the_two_texts_embeddings() {
+    let fields = object(json!({"response": "  Paris  ", "label": "paris"}));
+    let mut inputs = Inputs::new();
+    if let Some(response) = fields.get("response") {
+        inputs.set("response", response);
+    }
+    inputs.set_fields(&fields);
+    let cosine =
+        grader(similarity("cosine", 0.7)).unwrap_or_else(|error| panic!("{}", error.message));
+    let call = match cosine.judge(&inputs) {
+        Some(Ok(call)) => call,
+        _ => panic!("no embeddings call"),
+    };
+    assert_eq!(call.label, "grader");
+    assert_eq!(call.request.operation, crate::judge::Operation::Embeddings);
+    let texts: Vec<&str> = call
+        .request
+        .messages
+        .iter()
+        .map(|message| message.content.as_str())
+        .collect();
+    assert_eq!(texts, ["Paris", "paris"]);
+    assert_eq!(call.reading.threshold, 0.7);
+
+    let missing = object(json!({"response": "Paris"}));
+    let mut inputs = Inputs::new();
+    inputs.set_fields(&missing);
+    assert!(matches!(cosine.judge(&inputs), Some(Err(_))));
+
+    let fuzzy =
+        grader(similarity("fuzzy_match", 0.7)).unwrap_or_else(|error| panic!("{}", error.message));
+    assert!(
+        fuzzy.judge(&inputs).is_none(),
+        "other metrics need no judge"
+    );
+}

@@ -7,8 +7,10 @@
 //! `rouge_1` … `rouge_5` and `rouge_l` the F1 of `builtin.rouge_score` with `rouge1` … `rouge5`
 //! and `rougeL`, `meteor` the score of `builtin.meteor_score` with its default `alpha`, `beta` and
 //! `gamma` (an `evaluatorLoadError` on every row until the host installs WordNet, as for that
-//! evaluator), and `fuzzy_match` RapidFuzz's `fuzz.ratio / 100` ([`super::fuzzy`]). `cosine`
-//! needs embeddings, which graders do not request: every row is `skipped`.
+//! evaluator), and `fuzzy_match` RapidFuzz's `fuzz.ratio / 100` ([`super::fuzzy`]). `cosine` is
+//! the cosine similarity of the two texts' embeddings from the judge endpoint, requested and read
+//! as Copilot Studio's TextSimilarity does (texts trimmed, a negative cosine counted as 0); without
+//! a judge every row is `skipped`.
 
 use super::{choice, fuzzy, spec, texts, TextTemplate, COMMON_KEYS};
 use crate::evaluators::{bleu, gleu, meteor, rouge, Evaluator, EvaluatorSpec};
@@ -39,9 +41,9 @@ pub const METRICS: [&str; 11] = [
     "cosine",
 ];
 
-/// Why a `cosine` criterion is skipped.
+/// Why a `cosine` criterion is skipped without a judge.
 pub const COSINE_SKIPPED: &str = "evaluation_metric \"cosine\" needs embeddings from a judge \
-     endpoint, which text_similarity graders do not request yet";
+     endpoint, and none is configured";
 
 /// A similarity metric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +60,7 @@ pub enum Metric {
     Rouge(usize),
     /// ROUGE-L F1.
     RougeL,
-    /// Cosine similarity of embeddings (not requested yet).
+    /// Cosine similarity of the judge endpoint's embeddings.
     Cosine,
 }
 
@@ -158,5 +160,26 @@ impl Evaluator for TextSimilarity {
                 *result
             }
         }
+    }
+
+    #[cfg(all(feature = "judge", feature = "copilot-studio"))]
+    fn judge(
+        &self,
+        inputs: &Inputs<'_>,
+    ) -> Option<Result<crate::judge::JudgeCall, Box<EvalResult>>> {
+        use crate::evaluators::judged::copilot_studio::{text_similarity, RowTexts};
+        if self.metric != Metric::Cosine {
+            return None;
+        }
+        Some(
+            texts(&self.label, &self.input, &self.reference, inputs).map(|(input, reference)| {
+                let texts = RowTexts {
+                    question: "",
+                    response: &input,
+                    expected: &reference,
+                };
+                text_similarity(&self.label, texts, self.threshold)
+            }),
+        )
     }
 }
