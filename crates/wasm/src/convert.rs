@@ -1,6 +1,7 @@
 //! Reading the caller's inputs: datasets and configs given as text, bytes or parsed values (the
 //! latter through `JSON.stringify`, [`boundary::json_text`]).
 
+use agenteval_core::dataset::foundry::Criterion;
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
@@ -80,7 +81,7 @@ impl Source {
             ..
         }) = &loaded
         {
-            check_criteria(&rows.config, what)?;
+            check_criteria(&rows.config.criteria, what)?;
         }
         loaded.map_err(|error| {
             let elsewhere = error.diagnostics.first().is_some_and(|diagnostic| {
@@ -127,7 +128,7 @@ pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
         let config = dataset::FoundryConfig::from_value(config)
             .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
-        check_criteria(&config, "options.config")?;
+        check_criteria(&config.criteria, "options.config")?;
     }
     Ok(())
 }
@@ -137,12 +138,12 @@ pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
 ///
 /// # Errors
 /// `otherModule` naming the first criterion only the package's second module has.
-fn check_criteria(config: &dataset::FoundryConfig, what: &str) -> Result<(), ApiError> {
-    let elsewhere = config
-        .criteria
+#[inline(never)]
+fn check_criteria(criteria: &[Criterion], what: &str) -> Result<(), ApiError> {
+    match criteria
         .iter()
-        .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name));
-    match elsewhere {
+        .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name))
+    {
         Some(criterion) => Err(ApiError::new(
             ErrorCode::OtherModule,
             format!(
