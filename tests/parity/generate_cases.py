@@ -1033,6 +1033,48 @@ NLTK_FIXED = [
 ]
 
 
+_PUNKT_WORDS = None
+
+
+def punkt_words():
+    """Words Punkt's English model knows: orthographic-context types, abbreviations, sentence
+    starters and collocation parts, so that its decisions on them are exercised."""
+    global _PUNKT_WORDS
+    if _PUNKT_WORDS is None:
+        model = nltk_data.punkt_english()
+        ortho = sorted(w for w in model["ortho_context"] if w.isascii() and not any(c.isspace() for c in w))
+        abbreviations = sorted(w + "." for w in model["abbrev_types"] if " " not in w)
+        starters = sorted(model["sent_starters"])
+        collocations = sorted(model["collocations"])
+        _PUNKT_WORDS = (ortho, abbreviations, starters, collocations)
+    return _PUNKT_WORDS
+
+
+def punkt_text(rng, max_words=16):
+    ortho, abbreviations, starters, collocations = punkt_words()
+    parts = []
+    for _ in range(rng.randint(1, max_words)):
+        roll = rng.random()
+        if roll < 0.2:
+            parts.append(rng.choice(abbreviations))
+        elif roll < 0.3:
+            parts.append(rng.choice([rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_") + ".",
+                                     str(rng.randint(0, 2000)) + ".", "-" + str(rng.randint(1, 99)) + ",5."]))
+        elif roll < 0.4:
+            first, second = rng.choice(collocations)
+            first = str(rng.randint(1, 99)) if first == "##number##" else first
+            parts.append(f"{first}. {second.capitalize() if rng.random() < 0.5 else second}")
+        elif roll < 0.5:
+            parts.append(rng.choice(starters).capitalize())
+        else:
+            word = rng.choice(ortho)
+            pick = rng.random()
+            parts.append(word.capitalize() if pick < 0.4 else (word.upper() if pick < 0.5 else word))
+        if rng.random() < 0.15:
+            parts.append(rng.choice([".", "...", "?", "!", ".)", '."', ";", ",", ":"]))
+    return rng.choice([" ", " ", " ", "  ", "\n"]).join(parts)
+
+
 def nltk_tokenize_cases():
     from azure.ai.evaluation._common.utils import nltk_tokenize
     from nltk.tokenize import sent_tokenize
@@ -1045,6 +1087,8 @@ def nltk_tokenize_cases():
     texts += [tricky_text(rng, 40) for _ in range(200)]
     texts += [codepoint_soup(rng, 40) for _ in range(100)]
     texts += [nltk_text(rng, 300) for _ in range(10)]
+    rng = seeded(23)
+    texts += [punkt_text(rng) for _ in range(1500)]
     cases = []
     for text in texts:
         entry = {"text": text, "tokens": nltk_tokenize(text)}

@@ -33,6 +33,9 @@ fn split_py_whitespace(text: &[u8]) -> Vec<String> {
 
 /// `STARTING_QUOTES`.
 fn starting_quotes(text: &[u8]) -> Vec<u8> {
+    if memchr::memchr3(b'`', b'"', b'\'', text).is_none() {
+        return text.to_vec();
+    }
     let text = rewrite(text, |text, i, out| {
         let end = run_end(text, i, |b| b == b'`');
         if end > i {
@@ -134,6 +137,9 @@ fn final_period(text: &[u8], possessive: bool) -> Vec<u8> {
 
 /// `([:,])([^\d])` → ` \1 \2`.
 fn colon_comma_before_non_digit(text: &[u8]) -> Vec<u8> {
+    if memchr::memchr2(b':', b',', text).is_none() {
+        return text.to_vec();
+    }
     rewrite(text, |text, i, out| match tail(text, i) {
         [mark @ (b':' | b','), next, ..] if !next.is_ascii_digit() => {
             out.extend_from_slice(&[b' ', *mark, b' ', *next]);
@@ -155,6 +161,9 @@ fn colon_comma_at_end(text: &[u8]) -> Vec<u8> {
 
 /// `\.{2,}` → ` \g<0> `.
 fn pad_period_runs(text: &[u8]) -> Vec<u8> {
+    if memchr::memmem::find(text, b"..").is_none() {
+        return text.to_vec();
+    }
     rewrite(text, |text, i, out| {
         let end = run_end(text, i, |b| b == b'.');
         if end - i < 2 {
@@ -169,6 +178,9 @@ fn pad_period_runs(text: &[u8]) -> Vec<u8> {
 
 /// `([^'])' ` → `\1 ' `.
 fn quote_before_space(text: &[u8]) -> Vec<u8> {
+    if memchr::memchr(b'\'', text).is_none() {
+        return text.to_vec();
+    }
     rewrite(text, |text, i, out| match tail(text, i) {
         [byte, b'\'', b' ', ..] if *byte != b'\'' => {
             out.extend_from_slice(&[*byte, b' ', b'\'', b' ']);
