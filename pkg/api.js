@@ -5,7 +5,10 @@
 // (`agenteval_judge`, the same API with the LLM judges and `readReport`), loaded on first use;
 // `readReport` and `evaluateRows` always run there, and so does a call the first module refuses
 // with code `otherModule` (a Copilot Studio CSV, which only the judge module reads): `validate`
-// and `render` then return a Promise.
+// and `render` then return a Promise. METEOR, BLEU and GLEU run in the judge module too (the first
+// refuses a config naming them with `otherModule`); before the first scoring call there whose
+// arguments name `meteor_score`, METEOR's WordNet table (`modules.loadWordnet`) is fetched once and
+// installed.
 
 import * as wasm from "./agenteval_wasm.js";
 import { modules } from "./modules.js";
@@ -38,6 +41,7 @@ function internalError(message, cause) {
 }
 
 function recover(crash, module) {
+  withWordnet.delete(module);
   const panic = globalThis[PANIC_SLOT];
   delete globalThis[PANIC_SLOT];
   try {
@@ -119,6 +123,62 @@ function guardRows(module) {
   }
 }
 
+/** The modules holding METEOR's WordNet table (a reset instance loses it). */
+const withWordnet = new WeakSet();
+let wordnet;
+const METEOR = "meteor_score";
+const METEOR_BYTES = new TextEncoder().encode(METEOR);
+
+function bytesMention(bytes) {
+  const first = METEOR_BYTES[0];
+  const last = bytes.length - METEOR_BYTES.length;
+  for (let at = bytes.indexOf(first); at !== -1 && at <= last; at = bytes.indexOf(first, at + 1)) {
+    let offset = 1;
+    while (offset < METEOR_BYTES.length && bytes[at + offset] === METEOR_BYTES[offset]) offset += 1;
+    if (offset === METEOR_BYTES.length) return true;
+  }
+  return false;
+}
+
+/** Whether a call argument (a dataset, config, evaluator selection or options) names METEOR. */
+function mentionsMeteor(value, depth = 0) {
+  if (typeof value === "string") return value.includes(METEOR);
+  if (value === null || typeof value !== "object" || depth > 64) return false;
+  if (value instanceof ArrayBuffer) return bytesMention(new Uint8Array(value));
+  if (ArrayBuffer.isView(value)) return bytesMention(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+  if (Array.isArray(value)) return value.some((entry) => mentionsMeteor(entry, depth + 1));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.entries(value).some(([key, entry]) => key.includes(METEOR) || mentionsMeteor(entry, depth + 1));
+}
+
+/** Fetches the WordNet table once and installs it in `module`. */
+async function readyForMeteor(module) {
+  wordnet ??= modules.loadWordnet().catch((error) => {
+    wordnet = undefined;
+    throw Object.assign(new Error(`METEOR's WordNet table could not be loaded: ${error?.message ?? error}`, { cause: error }), {
+      name: "AgentEvalError",
+      code: "wordnetUnavailable",
+    });
+  });
+  guard(module.installWordnet, module)(await wordnet);
+  withWordnet.add(module);
+}
+
+/** A scoring function of `module` that installs the WordNet table first when the call needs it. */
+function scoring(call, module) {
+  return function scored(...args) {
+    const runsMeteor = module.installWordnet !== undefined && modules.loadWordnet !== undefined;
+    if (!runsMeteor || withWordnet.has(module) || !args.some((arg) => mentionsMeteor(arg))) {
+      return call(...args);
+    }
+    return readyForMeteor(module).then(() => call(...args));
+  };
+}
+
+/** The calls that score, and so may run METEOR. */
+const SCORING = new Set(["score", "evaluate", "scoreItem", "scoreDocument", "evaluateRows"]);
+
 let judgeModule;
 
 /** The judge module, loaded and guarded once. */
@@ -137,8 +197,9 @@ function loadJudge() {
  * judge module.
  */
 function routed(name, at) {
-  const plain = guard(wasm[name]);
-  const inJudge = (args) => loadJudge().then((module) => guard(module[name], module)(...args));
+  const prepared = (module) => (SCORING.has(name) ? scoring(guard(module[name], module), module) : guard(module[name], module));
+  const plain = prepared(wasm);
+  const inJudge = (args) => loadJudge().then((module) => prepared(module)(...args));
   const elsewhere = (args, error) => {
     if (error?.code === "otherModule") return inJudge(args);
     throw error;
@@ -170,7 +231,7 @@ function needsJudgeModule(options) {
 /** `name` of the judge module, the only one that has it. */
 function inJudgeModule(name) {
   return function call(...args) {
-    return loadJudge().then((module) => guard(module[name], module)(...args));
+    return loadJudge().then((module) => scoring(guard(module[name], module), module)(...args));
   };
 }
 
@@ -178,7 +239,7 @@ export const validate = routed("validate");
 export const evaluators = guard(wasm.evaluators);
 export const score = routed("score", 1);
 export const evaluate = routed("evaluate", 1);
-export const scoreDocument = guard(wasm.scoreDocument);
+export const scoreDocument = scoring(guard(wasm.scoreDocument), wasm);
 export const scoreItem = routed("scoreItem", 2);
 export const render = routed("render");
 export const readReport = inJudgeModule("readReport");

@@ -9,10 +9,11 @@
 // path's typed columns), `{id, type: "rows", rows}` (compact rows of a judged run) and
 // `{id, type: "progress", progress}`. `{id, method: "cancel"}` aborts run `id`.
 // The first request is `boot` with where the two WebAssembly modules are: URLs (served page) or
-// their bytes (the offline file, which has no URL to fetch them from).
+// their bytes (the offline file, which has no URL to fetch them from); the served page also gives
+// the URL of METEOR's WordNet table (the offline file has none: METEOR's results are errors there).
 
 import init from "../pkg/agenteval_wasm.js";
-import { modules } from "../pkg/modules.js";
+import { gunzip, modules } from "../pkg/modules.js";
 import { compactRow, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
@@ -24,8 +25,15 @@ let outcomes = [];
 let lastJudge;
 const controllers = new Map();
 
-async function boot({ wasm, judgeWasm }) {
+async function boot({ wasm, judgeWasm, wordnet }) {
   await init({ module_or_path: wasm });
+  if (wordnet) {
+    modules.loadWordnet = async () => {
+      const response = await fetch(wordnet);
+      if (!response.ok) throw new Error(`wordnet-meteor.bin.gz: HTTP ${response.status}`);
+      return gunzip(new Uint8Array(await response.arrayBuffer()));
+    };
+  }
   modules.loadJudge = async () => {
     const judge = await import("../pkg/agenteval_judge.js");
     await judge.default({ module_or_path: judgeWasm });

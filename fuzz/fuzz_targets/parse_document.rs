@@ -15,7 +15,22 @@ use agenteval_core::{engine, stream};
 use agenteval_core::report::{self, m365_document};
 use libfuzzer_sys::fuzz_target;
 
+/// METEOR's WordNet table, installed once, as the CLI does.
+fn install_wordnet() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        use std::io::Read;
+        let compressed = include_bytes!("../../crates/core/data/wordnet-meteor.bin.gz");
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(&compressed[..])
+            .read_to_end(&mut raw)
+            .expect("the committed table gunzips");
+        agenteval_core::wordnet::install(raw).expect("the committed table is a table");
+    });
+}
+
 fuzz_target!(|data: &[u8]| {
+    install_wordnet();
     let config = agenteval_core::json!({"testing_criteria": [
         {"name": "f1", "evaluator_name": "builtin.f1_score"},
         {"name": "nav", "evaluator_name": "builtin.task_navigation_efficiency"},
@@ -23,6 +38,7 @@ fuzz_target!(|data: &[u8]| {
         {"name": "rouge", "evaluator_name": "builtin.rouge_score", "initialization_parameters": {"rouge_type": "rougeL"}},
         {"name": "bleu", "evaluator_name": "builtin.bleu_score"},
         {"name": "gleu", "evaluator_name": "builtin.gleu_score", "initialization_parameters": {"threshold": 0.3}},
+        {"name": "meteor", "evaluator_name": "builtin.meteor_score", "initialization_parameters": {"alpha": 0.8}},
         {"name": "relevance", "evaluator_name": "builtin.relevance"},
         {"name": "grounded", "evaluator_name": "builtin.groundedness"},
         {"name": "calls", "evaluator_name": "builtin.tool_call_accuracy"},

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Times azure-ai-evaluation 1.18.10's F1ScoreEvaluator, _TaskNavigationEfficiencyEvaluator,
-BleuScoreEvaluator and GleuScoreEvaluator (the last two on the F1 text pairs).
+BleuScoreEvaluator, GleuScoreEvaluator and MeteorScoreEvaluator (the last three on the F1 text
+pairs; METEOR with WordNet 3.0 laid out by gen_wordnet_table.py).
 
 Usage:  python bench_reference.py INPUTS.json [--fresh]
 Needs:  pip install azure-ai-evaluation==1.18.10   (CPython 3.11; NLTK's data is laid out offline
@@ -19,7 +20,8 @@ JSON text (json.loads, not timed) just before its call, and only the calls are t
 evaluates the item it has just read. Prints one JSON object:
 
     {"f1_score_ns_per_item": float, "task_navigation_efficiency_ns_per_item": float,
-     "bleu_score_ns_per_item": float, "gleu_score_ns_per_item": float}
+     "bleu_score_ns_per_item": float, "gleu_score_ns_per_item": float,
+     "meteor_score_ns_per_item": float}
 
 A list that is empty or absent gives null.
 """
@@ -33,9 +35,15 @@ import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import meteor_cases  # noqa: E402
 import nltk_data  # noqa: E402
 
-from azure.ai.evaluation import BleuScoreEvaluator, F1ScoreEvaluator, GleuScoreEvaluator  # noqa: E402
+from azure.ai.evaluation import (  # noqa: E402
+    BleuScoreEvaluator,
+    F1ScoreEvaluator,
+    GleuScoreEvaluator,
+    MeteorScoreEvaluator,
+)
 from azure.ai.evaluation._evaluators._task_navigation_efficiency import _TaskNavigationEfficiencyEvaluator  # noqa: E402
 
 
@@ -94,7 +102,7 @@ def main():
     parser.add_argument("--fresh", action="store_true", help="read each item just before its call")
     args = parser.parse_args()
     logging.disable(logging.CRITICAL)
-    nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-"))
+    meteor_cases.prepare(nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-")))
     with open(args.inputs, encoding="utf-8") as handle:
         data = json.load(handle)
     f1_items = [{"response": i["response"], "ground_truth": i["ground_truth"]} for i in data.get("f1", [])]
@@ -114,6 +122,8 @@ def main():
                 BleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup, lambda item: item),
             "gleu_score_ns_per_item": time_per_fresh_item(
                 GleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup, lambda item: item),
+            "meteor_score_ns_per_item": time_per_fresh_item(
+                MeteorScoreEvaluator(), f1_items, args.min_seconds, args.warmup, lambda item: item),
         }
     else:
         result = {
@@ -121,6 +131,7 @@ def main():
             "task_navigation_efficiency_ns_per_item": time_per_item(tne, tne_items, args.min_seconds, args.warmup),
             "bleu_score_ns_per_item": time_per_item(BleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
             "gleu_score_ns_per_item": time_per_item(GleuScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
+            "meteor_score_ns_per_item": time_per_item(MeteorScoreEvaluator(), f1_items, args.min_seconds, args.warmup),
         }
     print(json.dumps(result))
 

@@ -31,6 +31,7 @@ import unicodedata
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import nltk_data  # noqa: E402  (lays out NLTK's data before the reference is imported)
+import meteor_cases  # noqa: E402
 
 from azure.ai.evaluation import (BleuScoreEvaluator, DocumentRetrievalEvaluator, F1ScoreEvaluator, GleuScoreEvaluator,
                                  RougeScoreEvaluator)
@@ -1209,6 +1210,15 @@ def write_tokenize(cases):
     print(f"{path}: {len(cases)} cases, {len(text.encode()) // 1024} KiB")
 
 
+def write_porter(cases):
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / "porter_stem.json"
+    lines = ",\n".join(json.dumps(entry, ensure_ascii=False) for entry in cases)
+    path.write_text('{"reference": "nltk 3.10.4 PorterStemmer().stem", "cases": [\n' + lines + "\n]}\n",
+                    encoding="utf-8")
+    print(f"{path}: {len(cases)} words")
+
+
 def main():
     global OUT, SEED_OFFSET
     parser = argparse.ArgumentParser(description="Writes the parity case files.")
@@ -1218,7 +1228,7 @@ def main():
     parser.add_argument("--only", action="append", help="write only these files (e.g. bleu_score.json)")
     args = parser.parse_args()
     OUT, SEED_OFFSET = args.out.resolve(), args.seed_offset
-    nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-"))
+    data_root = nltk_data.use(tempfile.mkdtemp(prefix="agenteval-nltk-data-"))
 
     def wanted(name):
         return not args.only or name in args.only
@@ -1239,6 +1249,13 @@ def main():
         write("gleu_score.json", "builtin.gleu_score", "gleu", ngram_cases(GleuScoreEvaluator))
     if wanted("nltk_tokenize.json"):
         write_tokenize(nltk_tokenize_cases())
+    if wanted("meteor_score.json") or wanted("porter_stem.json"):
+        reader = meteor_cases.prepare(data_root)
+        if wanted("porter_stem.json"):
+            write_porter(meteor_cases.porter_cases(reader, seeded(31)))
+        if wanted("meteor_score.json"):
+            write("meteor_score.json", "builtin.meteor_score", "meteor",
+                  meteor_cases.meteor_cases(sys.modules[__name__], reader))
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ function startWorker() {
     modules: {
       wasm: new URL("../../pkg/agenteval_wasm_bg.wasm", import.meta.url).href,
       judgeWasm: new URL("../../pkg/agenteval_judge_bg.wasm", import.meta.url).href,
+      wordnet: new URL("../../pkg/wordnet-meteor.bin.gz", import.meta.url).href,
     },
   };
 }

@@ -201,11 +201,12 @@ pub fn run() -> Result<(), String> {
 /// over minutes, so each round times both sides back to back and the median round is reported.
 const COMPARISON_ROUNDS: usize = 3;
 
-const COMPARED: [&str; 4] = [
+const COMPARED: [&str; 5] = [
     "f1_score_ns_per_item",
     "task_navigation_efficiency_ns_per_item",
     "bleu_score_ns_per_item",
     "gleu_score_ns_per_item",
+    "meteor_score_ns_per_item",
 ];
 
 /// The two ways both sides are timed on the same cases: the pre-read cases cycled (2 000 cases'

@@ -177,7 +177,22 @@ fn build_with(features: &[&str]) -> Result<PathBuf, String> {
     let main = build_module(features, "agenteval_wasm")?;
     let size = std::fs::metadata(&main).map(|meta| meta.len()).unwrap_or(0);
     eprintln!("pkg/agenteval_wasm_bg.wasm: {size} bytes");
+    copy_wordnet(&pkg)?;
     Ok(main)
+}
+
+/// METEOR's WordNet table and its licence, beside the modules: the package fetches the table on
+/// METEOR's first use.
+fn copy_wordnet(pkg: &Path) -> Result<(), String> {
+    let data = project_root().join("crates/core/data");
+    for (from, to) in [
+        ("wordnet-meteor.bin.gz", "wordnet-meteor.bin.gz"),
+        ("WORDNET-LICENSE", "WORDNET-LICENSE"),
+    ] {
+        std::fs::copy(data.join(from), pkg.join(to))
+            .map_err(|error| format!("cannot copy {from} into {}: {error}", pkg.display()))?;
+    }
+    Ok(())
 }
 
 /// Compiles the crate with `features`, generates its bindings into `pkg/` as `name`, and

@@ -25,6 +25,7 @@ mod judge;
 mod output;
 mod reopen;
 mod summary;
+mod wordnet;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -147,6 +148,7 @@ impl ReportFormat {
 pub struct UsageError(pub String);
 
 fn main() -> ExitCode {
+    wordnet::register();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

@@ -101,6 +101,7 @@ fn evaluator_cases() -> Vec<(&'static str, Value, Value)> {
         ("builtin.f1_score", json!({}), f1.clone()),
         ("builtin.bleu_score", json!({}), f1.clone()),
         ("builtin.gleu_score", json!({}), f1.clone()),
+        ("builtin.meteor_score", json!({}), f1.clone()),
         ("builtin.rouge_score", json!({"rouge_type": "rougeL"}), f1),
         (
             "builtin.task_navigation_efficiency",
@@ -118,7 +119,24 @@ fn evaluator_cases() -> Vec<(&'static str, Value, Value)> {
     ]
 }
 
+/// METEOR's WordNet table, installed as the CLI installs it.
+fn install_wordnet() {
+    use std::io::Read;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/wordnet-meteor.bin.gz");
+    let Ok(compressed) = std::fs::read(path) else {
+        return;
+    };
+    let mut raw = Vec::new();
+    if flate2::read::GzDecoder::new(compressed.as_slice())
+        .read_to_end(&mut raw)
+        .is_ok()
+    {
+        let _ = agenteval_core::wordnet::install(raw);
+    }
+}
+
 fn each_evaluator(c: &mut Criterion) {
+    install_wordnet();
     let mut group = c.benchmark_group("evaluator");
     for (name, options, inputs) in evaluator_cases() {
         let Some(spec) = evaluators::find(name) else {

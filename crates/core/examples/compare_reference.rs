@@ -55,6 +55,8 @@ fn main() -> Result<(), String> {
             )?;
             let bleu = time("builtin.bleu_score", &inputs["f1"])?;
             let gleu = time("builtin.gleu_score", &inputs["f1"])?;
+            install_wordnet()?;
+            let meteor = time("builtin.meteor_score", &inputs["f1"])?;
             println!(
                 "{}",
                 json!({
@@ -62,6 +64,7 @@ fn main() -> Result<(), String> {
                     "task_navigation_efficiency_ns_per_item": navigation,
                     "bleu_score_ns_per_item": bleu,
                     "gleu_score_ns_per_item": gleu,
+                    "meteor_score_ns_per_item": meteor,
                 })
             );
             Ok(())
@@ -69,11 +72,13 @@ fn main() -> Result<(), String> {
         Some("once") => {
             let text = std::fs::read_to_string(path).map_err(|error| error.to_string())?;
             let inputs: Value = serde_json::from_str(&text).map_err(|error| error.to_string())?;
+            install_wordnet()?;
             for (name, key) in [
                 ("builtin.f1_score", "f1"),
                 ("builtin.task_navigation_efficiency", "task_navigation"),
                 ("builtin.bleu_score", "f1"),
                 ("builtin.gleu_score", "f1"),
+                ("builtin.meteor_score", "f1"),
             ] {
                 let (evaluator, cases) = prepare(name, &inputs[key])?;
                 for case in &cases {
@@ -87,6 +92,17 @@ fn main() -> Result<(), String> {
                 .into(),
         ),
     }
+}
+
+/// METEOR's WordNet table, installed as the CLI installs it.
+fn install_wordnet() -> Result<(), String> {
+    use std::io::Read;
+    let compressed = include_bytes!("../data/wordnet-meteor.bin.gz");
+    let mut raw = Vec::new();
+    flate2::read::GzDecoder::new(&compressed[..])
+        .read_to_end(&mut raw)
+        .map_err(|error| error.to_string())?;
+    agenteval_core::wordnet::install(raw).map_err(|error| error.to_string())
 }
 
 /// The evaluator `name` with default options, and its inputs from `cases`.

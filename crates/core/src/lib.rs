@@ -41,6 +41,7 @@ pub mod stream;
 #[cfg(test)]
 mod test_rng;
 pub mod text;
+pub mod wordnet;
 
 pub use details::Details;
 pub use diagnostic::{Diagnostic, InputError, Location, Severity};

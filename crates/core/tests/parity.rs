@@ -5,6 +5,7 @@
 //! allowed; messages must match exactly; raw Python crashes and documented deviations must be
 //! errors.
 
+use std::io::Read;
 use std::path::PathBuf;
 
 use agenteval_core::evaluators;
@@ -190,6 +191,24 @@ fn check_file(file: &str, tolerance: Tolerance) -> usize {
             .join("\n")
     );
     cases.len()
+}
+
+/// Installs the committed WordNet table, as the CLI does, for METEOR.
+fn install_wordnet() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/wordnet-meteor.bin.gz");
+    let compressed = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut raw = Vec::new();
+    flate2::read::GzDecoder::new(compressed.as_slice())
+        .read_to_end(&mut raw)
+        .unwrap();
+    agenteval_core::wordnet::install(raw).unwrap();
+}
+
+#[test]
+fn meteor_score_matches_reference() {
+    install_wordnet();
+    let count = check_file("meteor_score.json", Tolerance::Relative(1e-12));
+    assert!(count > 3000, "meteor_score.json: {count} cases");
 }
 
 #[test]

@@ -234,8 +234,12 @@ mod tests {
     }
 
     #[test]
-    fn a_config_naming_bleu_or_gleu_needs_the_module_with_nltk() {
-        for evaluator in ["builtin.bleu_score", "builtin.gleu_score"] {
+    fn a_config_naming_bleu_gleu_or_meteor_needs_the_module_with_nltk() {
+        for evaluator in [
+            "builtin.bleu_score",
+            "builtin.gleu_score",
+            "builtin.meteor_score",
+        ] {
             let config = json!({"testing_criteria": [
                 {"name": "f1", "evaluator_name": "builtin.f1_score"},
                 {"name": "n-grams", "evaluator_name": evaluator}

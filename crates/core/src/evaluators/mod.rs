@@ -19,6 +19,7 @@ pub mod f1_score;
 pub mod gleu;
 pub mod judged;
 pub mod keyword_match;
+pub mod meteor;
 mod ngrams;
 pub mod partial_match;
 pub mod retrieval_query;
@@ -100,7 +101,7 @@ impl std::fmt::Debug for EvaluatorSpec {
 }
 
 /// The evaluators that need NLTK's tokenisers (the `nltk` feature).
-pub const NEEDS_NLTK: [&str; 2] = [bleu::SPEC.name, gleu::SPEC.name];
+pub const NEEDS_NLTK: [&str; 3] = [bleu::SPEC.name, gleu::SPEC.name, meteor::SPEC.name];
 
 /// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
 pub const NLTK_NOT_BUILT: &str = "this evaluator needs NLTK's tokenisers, which are not in this \
@@ -117,7 +118,7 @@ pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {
     DETERMINISTIC.iter().chain(judged::SPECS.iter())
 }
 
-static DETERMINISTIC: [EvaluatorSpec; 14] = [
+static DETERMINISTIC: [EvaluatorSpec; 15] = [
     exact_match::SPEC,
     partial_match::SPEC,
     citations::SPEC,
@@ -132,6 +133,7 @@ static DETERMINISTIC: [EvaluatorSpec; 14] = [
     document_retrieval::SPEC,
     bleu::SPEC,
     gleu::SPEC,
+    meteor::SPEC,
 ];
 
 /// The built-in evaluator called exactly `name` (names are case-sensitive).

@@ -10,6 +10,7 @@ pub mod float_parse;
 #[cfg(feature = "nltk")]
 pub mod nltk;
 pub mod phrase;
+pub mod porter;
 mod py_unicode_tables;
 pub mod pynum;
 pub mod python;
