@@ -79,13 +79,6 @@ impl Slot {
                 return Slot::built(&template::SPEC, label, built);
             }
         }
-        #[cfg(not(feature = "judge"))]
-        if ["score_model", "label_model"].contains(&name) {
-            return Slot::Broken(EvalResult::skipped(
-                label,
-                evaluators::judged::NO_JUDGE_REASON,
-            ));
-        }
         // NOTE: without `nltk` a grader type is left to the unknown-evaluator error below, at no
         // cost to the package's first module, which hands such a config to its second.
         #[cfg(feature = "nltk")]

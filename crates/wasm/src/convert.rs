@@ -147,9 +147,8 @@ fn check_criteria(criteria: &[Criterion], what: &str) -> Result<(), ApiError> {
         Some(criterion) => Err(ApiError::new(
             ErrorCode::OtherModule,
             format!(
-                "{what}: {}: {}",
-                criterion.evaluator_name,
-                agenteval_core::evaluators::NLTK_NOT_BUILT
+                "{what}: {}: in the package's second module",
+                criterion.evaluator_name
             ),
         )),
         None => Ok(()),

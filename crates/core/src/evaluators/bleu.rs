@@ -29,12 +29,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     inputs: &["response", "ground_truth"],
     needs_response: false,
     m365_reports_score: true,
-    options: &[OptionSpec {
-        name: "threshold",
-        kind: "number",
-        default: "0.5",
-        description: "pass when the BLEU score is at least this value",
-    }],
+    options: &[super::SCORE_THRESHOLD],
     pass_rule: "sentence BLEU (NLTK, smoothing method 4) >= threshold (0.5)",
     build,
 };
@@ -48,15 +43,17 @@ struct Bleu {
 }
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
-    options.deny_unknown(&["threshold"])?;
-    let threshold = reference_threshold(options, "threshold", 0.5)?;
     #[cfg(not(feature = "nltk"))]
     return Err(ConfigError::new(super::NLTK_NOT_BUILT));
     #[cfg(feature = "nltk")]
-    Ok(Box::new(Bleu {
-        label: label.to_owned(),
-        threshold,
-    }))
+    {
+        options.deny_unknown(&["threshold"])?;
+        let threshold = reference_threshold(options, "threshold", 0.5)?;
+        Ok(Box::new(Bleu {
+            label: label.to_owned(),
+            threshold,
+        }))
+    }
 }
 
 #[cfg(feature = "nltk")]

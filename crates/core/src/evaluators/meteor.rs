@@ -58,12 +58,7 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
             default: "0.5",
             description: "weight of the fragmentation penalty",
         },
-        OptionSpec {
-            name: "threshold",
-            kind: "number",
-            default: "0.5",
-            description: "pass when the METEOR score is at least this value",
-        },
+        super::SCORE_THRESHOLD,
     ],
     pass_rule: "METEOR score >= threshold (0.5)",
     build,
@@ -97,21 +92,23 @@ fn weight(options: Options<'_>, key: &str, default: f64) -> Result<Param, Config
 }
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
-    options.deny_unknown(&["alpha", "beta", "gamma", "threshold"])?;
-    let weights = Weights {
-        alpha: weight(options, "alpha", 0.9)?,
-        beta: weight(options, "beta", 3.0)?,
-        gamma: weight(options, "gamma", 0.5)?,
-    };
-    let threshold = reference_threshold(options, "threshold", 0.5)?;
     #[cfg(not(feature = "nltk"))]
     return Err(ConfigError::new(super::NLTK_NOT_BUILT));
     #[cfg(feature = "nltk")]
-    Ok(Box::new(Meteor {
-        label: label.to_owned(),
-        weights,
-        threshold,
-    }))
+    {
+        options.deny_unknown(&["alpha", "beta", "gamma", "threshold"])?;
+        let weights = Weights {
+            alpha: weight(options, "alpha", 0.9)?,
+            beta: weight(options, "beta", 3.0)?,
+            gamma: weight(options, "gamma", 0.5)?,
+        };
+        let threshold = reference_threshold(options, "threshold", 0.5)?;
+        Ok(Box::new(Meteor {
+            label: label.to_owned(),
+            weights,
+            threshold,
+        }))
+    }
 }
 
 #[cfg(feature = "nltk")]

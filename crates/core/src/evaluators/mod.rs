@@ -117,13 +117,27 @@ pub const NEEDS_NLTK: [&str; 5] = [
 ];
 
 /// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
-pub const NLTK_NOT_BUILT: &str = "this evaluator needs NLTK's tokenisers, which are not in this \
-     build (the npm package loads them with its second module; the CLI has them)";
+pub const NLTK_NOT_BUILT: &str =
+    "needs NLTK's tokenisers, which this build lacks (the npm package's second module has them)";
 
-/// Whether the built-in evaluator `name` can be configured in this build (every name but those
-/// of [`NEEDS_NLTK`] without the `nltk` feature).
+/// The `threshold` option of the n-gram scores (BLEU, GLEU, METEOR).
+pub(crate) const SCORE_THRESHOLD: OptionSpec = OptionSpec {
+    name: "threshold",
+    kind: "number",
+    default: "0.5",
+    description: "pass when the score is at least this value",
+};
+
+/// The Foundry criterion types that are prompt-based graders, judged by a model: such a
+/// criterion's own fields are its definition (`judged::template`, with the `judge` feature).
+pub const MODEL_GRADER_TYPES: [&str; 2] = ["score_model", "label_model"];
+
+/// Whether the built-in evaluator (or criterion type) `name` can be configured in this build:
+/// every name but those of [`NEEDS_NLTK`] without the `nltk` feature and those of
+/// [`MODEL_GRADER_TYPES`] without the `judge` feature.
 pub fn is_built(name: &str) -> bool {
-    cfg!(feature = "nltk") || !NEEDS_NLTK.contains(&name)
+    (cfg!(feature = "nltk") || !NEEDS_NLTK.contains(&name))
+        && (cfg!(feature = "judge") || !MODEL_GRADER_TYPES.contains(&name))
 }
 
 /// Every built-in evaluator, deterministic first.

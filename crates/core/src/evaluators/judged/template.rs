@@ -37,7 +37,7 @@ pub const LABELS_LINE: &str = "Labels: ";
 
 /// The Foundry criterion types that are prompt-based graders; such a criterion's fields are its
 /// definition ([`build_grader`]).
-pub const GRADERS: [&str; 2] = ["score_model", "label_model"];
+pub const GRADERS: [&str; 2] = crate::evaluators::MODEL_GRADER_TYPES;
 
 /// The entry a template evaluator's results are reported under (it is in no catalog: custom
 /// names come from the caller, grader criteria from their type): judged, needing the response of
