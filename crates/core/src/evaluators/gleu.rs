@@ -11,7 +11,7 @@
 )]
 
 use super::f1_score::{reference_threshold, text_pair};
-use super::{ngrams, Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
+use super::{ngrams, Evaluator, EvaluatorKind, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
