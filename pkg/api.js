@@ -214,8 +214,8 @@ function routed(name, at) {
     throw error;
   };
   return function call(...args) {
-    const options = at === undefined ? undefined : args[at];
-    if (needsJudgeModule(options)) return inJudge(args);
+    const options = at === undefined ? args[1] : args[at];
+    if (needsJudgeModule(options) || namesSecondModule(args[0], options)) return inJudge(args);
     let result;
     try {
       result = plain(...args);
@@ -235,6 +235,56 @@ function needsJudgeModule(options) {
   const custom = options?.custom;
   if (custom === null || typeof custom !== "object") return false;
   return Object.values(custom).some((entry) => entry !== null && typeof entry === "object");
+}
+
+/**
+ * The Foundry evaluators and criterion types only the judge module has: NLTK's (BLEU, GLEU,
+ * METEOR), the graders built on them, and the model graders.
+ */
+const SECOND_MODULE_NAMES = ["bleu_score", "gleu_score", "meteor_score", "string_check", "text_similarity", "score_model", "label_model"];
+
+/** Whether Foundry testing criteria name one of them (as `evaluator_name` or `type`). */
+function criteriaNeedSecondModule(criteria) {
+  if (!Array.isArray(criteria)) return false;
+  return criteria.some((criterion) =>
+    SECOND_MODULE_NAMES.some((name) => String(criterion?.evaluator_name ?? "").includes(name) || criterion?.type === name),
+  );
+}
+
+/** The first line of a dataset given as text or bytes (where a Foundry JSONL keeps its config). */
+function firstLine(value) {
+  if (typeof value === "string") {
+    const end = value.indexOf("\n");
+    return end === -1 ? value : value.slice(0, end);
+  }
+  const bytes = value instanceof ArrayBuffer ? new Uint8Array(value) : ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : undefined;
+  if (bytes === undefined) return undefined;
+  const end = bytes.indexOf(0x0a);
+  return new TextDecoder().decode(end === -1 ? bytes : bytes.subarray(0, end));
+}
+
+/**
+ * Whether a call's dataset or options name an evaluator only the judge module has: a config in
+ * the options, a JSONL dataset's config line, or Foundry rows given as values whose first is the
+ * config.
+ */
+function namesSecondModule(dataset, options) {
+  const config = options?.config;
+  const given = typeof config === "string" ? parsed(config) : config;
+  if (criteriaNeedSecondModule(given?.testing_criteria)) return true;
+  const line = firstLine(dataset);
+  if (line !== undefined) {
+    return SECOND_MODULE_NAMES.some((name) => line.includes(name)) && criteriaNeedSecondModule(parsed(line)?.testing_criteria);
+  }
+  return criteriaNeedSecondModule((Array.isArray(dataset) ? dataset[0] : dataset)?.testing_criteria);
+}
+
+function parsed(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `name` of the judge module, the only one that has it. */

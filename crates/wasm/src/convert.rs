@@ -1,7 +1,6 @@
 //! Reading the caller's inputs: datasets and configs given as text, bytes or parsed values (the
 //! latter through `JSON.stringify`, [`boundary::json_text`]).
 
-use agenteval_core::dataset::foundry::Criterion;
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json;
@@ -76,13 +75,6 @@ impl Source {
             Source::Bytes(bytes) => dataset::load(&bytes, config),
             Source::Value(value) => dataset::load_value(value, config),
         };
-        if let Ok(Loaded {
-            dataset: dataset::Dataset::Foundry(rows),
-            ..
-        }) = &loaded
-        {
-            check_criteria(&rows.config.criteria, what)?;
-        }
         loaded.map_err(|error| {
             let elsewhere = error.diagnostics.first().is_some_and(|diagnostic| {
                 diagnostic.message == agenteval_core::dataset::COPILOT_STUDIO_NOT_BUILT
@@ -118,41 +110,18 @@ impl Source {
     }
 }
 
-/// Checks a Foundry config given with a dataset.
+/// Checks a Foundry config given with a dataset. A config naming an evaluator only the package's
+/// second module has (BLEU, GLEU, METEOR, the graders) is sent there by `pkg/api.js` before this
+/// module sees it.
 ///
 /// # Errors
-/// `invalidConfig` naming `options.config`; `otherModule` when it names an evaluator only the
-/// package's second module has (BLEU, GLEU and METEOR, which need NLTK's tokenisers, and the
-/// `string_check` / `text_similarity` graders).
+/// `invalidConfig` naming `options.config`.
 pub fn check_config(config: Option<&Value>) -> Result<(), ApiError> {
     if let Some(config) = config {
-        let config = dataset::FoundryConfig::from_value(config)
+        dataset::FoundryConfig::from_value(config)
             .map_err(|error| ApiError::input(ErrorCode::InvalidConfig, "options.config", error))?;
-        check_criteria(&config.criteria, "options.config")?;
     }
     Ok(())
-}
-
-/// Checks that this module has every evaluator a Foundry config names (`what`: the argument it
-/// came from, `options.config` or the dataset whose first line it is).
-///
-/// # Errors
-/// `otherModule` naming the first criterion only the package's second module has.
-#[inline(never)]
-fn check_criteria(criteria: &[Criterion], what: &str) -> Result<(), ApiError> {
-    match criteria
-        .iter()
-        .find(|criterion| !agenteval_core::evaluators::is_built(&criterion.evaluator_name))
-    {
-        Some(criterion) => Err(ApiError::new(
-            ErrorCode::OtherModule,
-            format!(
-                "{what}: {}: in the package's second module",
-                criterion.evaluator_name
-            ),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// Reads a dataset argument: a string, a `Uint8Array`, an `ArrayBuffer`, or a parsed value. A
@@ -249,68 +218,6 @@ mod tests {
             .expect_err("config is invalid");
         assert_eq!(error.code, ErrorCode::InvalidConfig);
         assert!(error.message.starts_with("options.config: "), "{error}");
-    }
-
-    #[test]
-    fn a_config_naming_bleu_gleu_meteor_or_a_grader_needs_the_module_with_nltk() {
-        for evaluator in [
-            "builtin.bleu_score",
-            "builtin.gleu_score",
-            "builtin.meteor_score",
-        ] {
-            let config = json!({"testing_criteria": [
-                {"name": "f1", "evaluator_name": "builtin.f1_score"},
-                {"name": "n-grams", "evaluator_name": evaluator}
-            ]});
-            let outcome = check_config(Some(&config));
-            // The core's features, not this crate's: a workspace build unifies them with the
-            // CLI's, which has NLTK.
-            if agenteval_core::evaluators::is_built(evaluator) {
-                assert!(outcome.is_ok(), "a build with NLTK reads the config");
-            } else {
-                let error = outcome.expect_err("a build without NLTK hands the config on");
-                assert_eq!(error.code, ErrorCode::OtherModule);
-                assert!(error.message.contains(evaluator), "{error}");
-            }
-        }
-        let graders = [
-            json!({"type": "string_check", "name": "exact", "input": "{{sample.output_text}}",
-                   "reference": "{{item.label}}", "operation": "eq"}),
-            json!({"type": "text_similarity", "name": "close", "input": "{{sample.output_text}}",
-                   "reference": "{{item.label}}", "evaluation_metric": "fuzzy_match",
-                   "pass_threshold": 0.5}),
-        ];
-        for grader in graders {
-            let kind = grader["type"].as_str().unwrap_or_default().to_owned();
-            let outcome = check_config(Some(&json!({"testing_criteria": [grader]})));
-            if agenteval_core::evaluators::is_built(&kind) {
-                assert!(outcome.is_ok(), "a build with NLTK has the graders");
-            } else {
-                let error = outcome.expect_err("a build without NLTK hands the config on");
-                assert_eq!(error.code, ErrorCode::OtherModule);
-                assert!(error.message.contains(&kind), "{error}");
-            }
-        }
-        let inline = format!(
-            "{}\n{}",
-            json!({"testing_criteria": [{"type": "string_check", "name": "exact",
-                "input": "{{sample.output_text}}", "reference": "{{item.label}}",
-                "operation": "eq"}]}),
-            json!({"response": "a", "label": "a"})
-        );
-        let loaded = Source::Bytes(inline.into_bytes()).load("dataset", None);
-        if agenteval_core::evaluators::is_built("string_check") {
-            assert!(loaded.is_ok(), "a build with NLTK reads the config line");
-        } else {
-            let Err(error) = loaded else {
-                panic!("a build without NLTK hands the config line on");
-            };
-            assert_eq!(error.code, ErrorCode::OtherModule);
-            assert!(error.message.contains("string_check"), "{error}");
-        }
-        let plain =
-            json!({"testing_criteria": [{"name": "f1", "evaluator_name": "builtin.f1_score"}]});
-        assert!(check_config(Some(&plain)).is_ok());
     }
 
     #[test]
