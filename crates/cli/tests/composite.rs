@@ -8,6 +8,7 @@ use std::process::Command;
 
 use agenteval_judge_server::{start, ServerConfig};
 use serde_json::{json, Value};
+use support::found;
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir =
@@ -15,17 +16,6 @@ fn scratch(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
-}
-
-fn found<'r>(report: &'r Value, index: usize, evaluator: &str) -> &'r Value {
-    report["items"][index]["results"]
-        .as_array()
-        .and_then(|results| {
-            results
-                .iter()
-                .find(|result| result["evaluator"] == evaluator)
-        })
-        .unwrap_or_else(|| panic!("no {evaluator} result for item {index}: {report:#}"))
 }
 
 #[test]
@@ -59,17 +49,7 @@ fn output_quality_judges_every_member_in_one_call_and_passes_only_when_all_appli
     });
     let file = dir.join("dataset.json");
     std::fs::write(&file, document.to_string()).expect("dataset written");
-    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .arg("score")
-        .arg(&file)
-        .args(["--format", "report", "--no-judge-cache"])
-        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
-        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
-        .env_remove("AZURE_AI_API_KEY")
-        .output()
-        .expect("agenteval runs");
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let report = support::report_with_azure_judge(&file, &judge.url(), &[]);
     assert_eq!(
         judge.stats().completions,
         4,

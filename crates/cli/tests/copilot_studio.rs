@@ -379,28 +379,8 @@ fn general_quality_and_compare_meaning_named_in_an_m365_document_use_the_same_pr
     });
     let file = dir.join("document.json");
     std::fs::write(&file, document.to_string()).expect("document written");
-    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .arg("score")
-        .arg(&file)
-        .args(["--format", "report", "--no-judge-cache"])
-        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
-        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
-        .env_remove("AZURE_AI_API_KEY")
-        .output()
-        .expect("agenteval runs");
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
-    let result = |item: usize, evaluator: &str| -> Value {
-        report["items"][item]["results"]
-            .as_array()
-            .and_then(|results| {
-                results
-                    .iter()
-                    .find(|result| result["evaluator"] == evaluator)
-            })
-            .cloned()
-            .unwrap_or_default()
-    };
+    let report = support::report_with_azure_judge(&file, &judge.url(), &[]);
+    let result = |item: usize, evaluator: &str| support::found(&report, item, evaluator).clone();
     let general = result(0, "GeneralQuality");
     assert_eq!(
         (&general["result"], &general["score"]),

@@ -11,6 +11,7 @@ use std::process::{Command, Output};
 
 use agenteval_judge_server::{start, RunningServer, ServerConfig};
 use serde_json::{json, Value};
+use support::found;
 
 fn server() -> RunningServer {
     start(ServerConfig::default()).expect("the local judge starts")
@@ -50,17 +51,6 @@ fn score(dataset: &Path, args: &[String], url: Option<&str>) -> Output {
 fn report(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)))
-}
-
-fn result<'r>(report: &'r Value, index: usize, evaluator: &str) -> &'r Value {
-    report["items"][index]["results"]
-        .as_array()
-        .and_then(|results| {
-            results
-                .iter()
-                .find(|result| result["evaluator"] == evaluator)
-        })
-        .unwrap_or_else(|| panic!("no {evaluator} result for item {index}: {report:#}"))
 }
 
 fn document(dir: &Path) -> PathBuf {
@@ -116,49 +106,49 @@ fn templates_named_in_a_document_are_judged_with_their_range_labels_and_threshol
     let output = score(&dataset, &templates(&dir), Some(&judge.url()));
     let report = report(&output);
 
-    let polite = result(&report, 0, "Politeness");
+    let polite = found(&report, 0, "Politeness");
     assert_eq!(
         (&polite["result"], &polite["score"], &polite["threshold"]),
         (&json!("pass"), &json!(8.0), &json!(7.0)),
         "the document's threshold 7 overrides the template's 5: {polite}"
     );
     assert_eq!(polite["details"]["prompt_version"], "custom/v1");
-    let curt = result(&report, 1, "Politeness");
+    let curt = found(&report, 1, "Politeness");
     assert_eq!(
         (&curt["result"], &curt["score"]),
         (&json!("fail"), &json!(4.0))
     );
-    let off = result(&report, 2, "Politeness");
+    let off = found(&report, 2, "Politeness");
     assert_eq!(off["error"]["code"], "judgeOutputUnparseable");
     assert!(off["error"]["message"]
         .as_str()
         .unwrap_or("")
         .contains("off its scale (0-10)"));
 
-    let friendly = result(&report, 0, "Tone");
+    let friendly = found(&report, 0, "Tone");
     assert_eq!(
         (&friendly["result"], &friendly["details"]["label"]),
         (&json!("pass"), &json!("friendly"))
     );
-    let no_reference = result(&report, 1, "Tone");
+    let no_reference = found(&report, 1, "Tone");
     assert_eq!(no_reference["result"], "skipped");
     assert_eq!(
         no_reference["reason"],
         "Not applicable: the item has no expected_response, which the prompt template uses"
     );
-    let unknown = result(&report, 2, "Tone");
+    let unknown = found(&report, 2, "Tone");
     assert_eq!(unknown["error"]["code"], "judgeOutputUnparseable");
     assert!(unknown["error"]["message"]
         .as_str()
         .unwrap_or("")
         .contains("\"sarcastic\" is not one of the labels"));
 
-    let brief = result(&report, 0, "Brief");
+    let brief = found(&report, 0, "Brief");
     assert_eq!(
         brief["error"]["message"], "the judge's score 8 is off its scale (1-5)",
         "a plain prompt file scores 1-5: {brief}"
     );
-    let brief = result(&report, 1, "Brief");
+    let brief = found(&report, 1, "Brief");
     assert_eq!(
         (&brief["result"], &brief["score"], &brief["threshold"]),
         (&json!("pass"), &json!(4.0), &json!(3.0))
@@ -175,13 +165,13 @@ fn without_a_judge_templates_are_skipped_and_without_the_flag_their_names_are_un
     let dir = scratch("nojudge");
     let dataset = document(&dir);
     let skipped = report(&score(&dataset, &templates(&dir), None));
-    let polite = result(&skipped, 0, "Politeness");
+    let polite = found(&skipped, 0, "Politeness");
     assert_eq!(
         (&polite["result"], &polite["reason"]),
         (&json!("skipped"), &json!("no judge configured"))
     );
     let unknown = report(&score(&dataset, &[], None));
-    let polite = result(&unknown, 0, "Politeness");
+    let polite = found(&unknown, 0, "Politeness");
     assert_eq!(polite["error"]["code"], "evaluatorLoadError");
 }
 

@@ -2,10 +2,11 @@
 //! server: one call per item decides which hits entail the expected items; substring matching
 //! stays the default; a judge answer that invents a hit is an error, not a score.
 
-use std::process::Command;
+mod support;
 
 use agenteval_judge_server::{start, ServerConfig};
 use serde_json::{json, Value};
+use support::found;
 
 fn diagnostics(extract: &str) -> Value {
     json!({"retrieval_executions": [{
@@ -15,17 +16,6 @@ fn diagnostics(extract: &str) -> Value {
             {"rank": 2, "webUrl": "https://contoso.example/shipping", "extracts": [{"text": "Shipping is free on every order."}]}
         ]
     }]})
-}
-
-fn result<'r>(report: &'r Value, index: usize, evaluator: &str) -> &'r Value {
-    report["items"][index]["results"]
-        .as_array()
-        .and_then(|results| {
-            results
-                .iter()
-                .find(|result| result["evaluator"] == evaluator)
-        })
-        .unwrap_or_else(|| panic!("no {evaluator} result for item {index}: {report:#}"))
 }
 
 #[test]
@@ -52,26 +42,16 @@ fn the_judge_decides_which_hits_entail_each_expected_item_in_one_call_per_item()
     });
     let file = dir.join("dataset.json");
     std::fs::write(&file, document.to_string()).expect("dataset written");
-    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .arg("score")
-        .arg(&file)
-        .args(["--format", "report", "--no-judge-cache"])
-        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
-        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
-        .env_remove("AZURE_AI_API_KEY")
-        .output()
-        .expect("agenteval runs");
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let report = support::report_with_azure_judge(&file, &judge.url(), &[]);
 
-    let both = result(&report, 0, "RetrievalResult");
+    let both = found(&report, 0, "RetrievalResult");
     assert_eq!(
         (&both["result"], &both["score"]),
         (&json!("pass"), &json!(1.0))
     );
     assert_eq!(both["details"]["matched_items"][1]["matchedHitRank"], 2);
     assert_eq!(both["details"]["prompt_version"], "retrieval_entailment/v1");
-    let one = result(&report, 1, "RetrievalResult");
+    let one = found(&report, 1, "RetrievalResult");
     assert_eq!(
         (&one["result"], &one["score"]),
         (&json!("fail"), &json!(0.5))
@@ -81,9 +61,9 @@ fn the_judge_decides_which_hits_entail_each_expected_item_in_one_call_per_item()
         one["details"]["missing_items"][0]["extractMatch"],
         "Delivery costs nothing"
     );
-    let invented = result(&report, 2, "RetrievalResult");
+    let invented = found(&report, 2, "RetrievalResult");
     assert_eq!(invented["error"]["code"], "judgeOutputUnparseable");
-    let substring = result(&report, 3, "RetrievalResult");
+    let substring = found(&report, 3, "RetrievalResult");
     assert_eq!(substring["result"], "pass", "{substring}");
     assert_eq!(
         substring["details"].get("prompt_version"),

@@ -75,3 +75,37 @@ pub fn rows_with_openai_judge(file: &Path, judge_url: &str) -> Vec<serde_json::V
     );
     rows
 }
+
+/// The result of `evaluator` on entry `index` of a run report.
+pub fn found<'r>(
+    report: &'r serde_json::Value,
+    index: usize,
+    evaluator: &str,
+) -> &'r serde_json::Value {
+    report["items"][index]["results"]
+        .as_array()
+        .and_then(|results| {
+            results
+                .iter()
+                .find(|result| result["evaluator"] == evaluator)
+        })
+        .unwrap_or_else(|| panic!("no {evaluator} result for item {index}: {report:#}"))
+}
+
+/// The run report of `agenteval score FILE --format report --no-judge-cache ARGS…` against the
+/// local judge at `judge_url` as an Azure endpoint (deployment `gpt-4o-judge`, no key).
+pub fn report_with_azure_judge(file: &Path, judge_url: &str, args: &[&str]) -> serde_json::Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(file)
+        .args(["--format", "report", "--no-judge-cache"])
+        .args(args)
+        .current_dir(root())
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge_url)
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env_remove("AZURE_AI_API_KEY")
+        .output()
+        .expect("agenteval runs");
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)))
+}
