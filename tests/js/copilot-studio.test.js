@@ -26,6 +26,23 @@ function runCli(args, input) {
   return result.stdout;
 }
 
+/** What `agenteval score ARGS --no-judge-cache` prints against the local judge (as an Azure endpoint). */
+function judgedCli(args) {
+  const result = spawnSync(cli, ["score", ...args, "--no-judge-cache"], {
+    cwd: root,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      AZURE_AI_OPENAI_ENDPOINT: process.env.AGENTEVAL_JUDGE_URL,
+      AZURE_AI_MODEL_NAME: "gpt-4o-judge",
+      AZURE_AI_API_KEY: process.env.AGENTEVAL_JUDGE_KEY,
+      AZURE_AI_API_VERSION: "2024-10-21",
+    },
+  });
+  assert.ok(result.status === 0 || result.status === 1, result.stderr);
+  return result.stdout;
+}
+
 function verdicts(report) {
   return report.items.map((item) => [item.status, item.results.map((result) => [result.evaluator, result.result, result.score])]);
 }
@@ -140,19 +157,7 @@ test("with a judge, GeneralQuality and CompareMeaning are judged, and written ba
     ["judgeOutputUnparseable", "judgeAuthenticationError", "emptyAgentResponse"],
   );
   const written = await agenteval.render(report, "copilot", { dataset: bytes });
-  const result = spawnSync(cli, ["score", judgedPath, "--no-judge-cache"], {
-    cwd: root,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      AZURE_AI_OPENAI_ENDPOINT: url,
-      AZURE_AI_MODEL_NAME: "gpt-4o-judge",
-      AZURE_AI_API_KEY: key,
-      AZURE_AI_API_VERSION: "2024-10-21",
-    },
-  });
-  assert.ok(result.status === 0 || result.status === 1, result.stderr);
-  assert.equal(written, result.stdout);
+  assert.equal(written, judgedCli([judgedPath]));
 });
 
 test("with a judge and an embeddings model, TextSimilarity is the embeddings' cosine, written back as the CLI writes it", async () => {
@@ -173,19 +178,7 @@ test("with a judge and an embeddings model, TextSimilarity is the embeddings' co
   assert.equal(report.items[2].results[0].error.code, "evaluatorConfigurationError");
   assert.equal(report.items[4].results[0].result, "pass");
   const written = await agenteval.render(report, "copilot", { dataset: bytes });
-  const result = spawnSync(cli, ["score", similarityPath, "--no-judge-cache", "--judge-embedding-model", "text-embedding-3-small"], {
-    cwd: root,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      AZURE_AI_OPENAI_ENDPOINT: url,
-      AZURE_AI_MODEL_NAME: "gpt-4o-judge",
-      AZURE_AI_API_KEY: key,
-      AZURE_AI_API_VERSION: "2024-10-21",
-    },
-  });
-  assert.ok(result.status === 0 || result.status === 1, result.stderr);
-  assert.equal(written, result.stdout);
+  assert.equal(written, judgedCli([similarityPath, "--judge-embedding-model", "text-embedding-3-small"]));
 });
 
 describeChromium();
