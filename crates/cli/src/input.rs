@@ -7,7 +7,7 @@ use std::path::Path;
 
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json::Value;
-use agenteval_core::{json, Diagnostic, Severity};
+use agenteval_core::{json, plan, Diagnostic, Severity};
 
 use crate::UsageError;
 
@@ -86,15 +86,16 @@ pub enum Source {
     },
 }
 
-/// Reads enough of `reader` to tell JSONL from a JSON document: JSONL when the first non-empty
-/// line is a complete JSON object and the next non-empty line starts with `{`. The first line is
-/// checked last, so a document written on one line is not parsed an extra time here.
-pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
+/// Reads enough of `reader` to tell JSONL from a JSON document, by the core's rule
+/// ([`plan::is_json_lines`]) on the first two non-empty lines: a one-line object is JSONL when
+/// `config_given`.
+pub fn sniff(opened: Opened, name: &str, config_given: bool) -> Result<Source, UsageError> {
     let Opened { mut reader, size } = opened;
     let read_error = |error: io::Error| UsageError(format!("{name}: cannot read: {error}"));
     let mut consumed = Vec::new();
     let mut head = Vec::new();
     let mut number = 0;
+    let mut reached_end = false;
     while head.len() < 2 {
         let mut line = Vec::with_capacity(if number == 0 {
             first_line_capacity(size)
@@ -102,6 +103,7 @@ pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
             0
         });
         if read_line(&mut *reader, &mut line).map_err(read_error)? == 0 {
+            reached_end = true;
             break;
         }
         number += 1;
@@ -120,12 +122,17 @@ pub fn sniff(opened: Opened, name: &str) -> Result<Source, UsageError> {
         }
         head.push((number, start..consumed.len()));
     }
-    let first_is_json = || {
-        head.first()
-            .and_then(|(_, range)| consumed.get(range.clone()))
-            .is_some_and(|line| is_json(line.trim_ascii()))
+    let line = |index: usize| {
+        head.get(index)
+            .and_then(|(_, range): &(usize, std::ops::Range<usize>)| consumed.get(range.clone()))
     };
-    if head.len() == 2 && first_is_json() {
+    let lines = match (line(0), line(1)) {
+        (Some(first), second) if second.is_some() || reached_end => {
+            plan::is_json_lines(first, second, config_given)
+        }
+        _ => false,
+    };
+    if lines {
         let head = head
             .into_iter()
             .map(|(number, range)| {
@@ -164,12 +171,6 @@ fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<usize> 
             return Ok(read);
         }
     }
-}
-
-/// Whether `bytes` is one JSON value, checked without building it (the first line may be a whole
-/// single-line document).
-fn is_json(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<&serde_json::value::RawValue>(bytes).is_ok()
 }
 
 /// Prints diagnostics to stderr, naming the source.
@@ -250,7 +251,7 @@ mod tests {
             reader: Box::new(io::Cursor::new(text.as_bytes().to_vec())),
             size: None,
         };
-        sniff(opened, "test").unwrap()
+        sniff(opened, "test", false).unwrap()
     }
 
     fn whole(text: &str) -> Vec<u8> {

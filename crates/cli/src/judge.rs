@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use agenteval_core::engine::Session;
 use agenteval_core::judge::{
-    self, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest,
-    HttpResponse, LocalFuture, Policy, Scheduler, Store, Transport, TransportError,
+    self, settings, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential,
+    HttpRequest, HttpResponse, JudgeSettings, LocalFuture, Policy, Scheduler, Setting, Store,
+    Transport, TransportError,
 };
 use clap::Args;
 
@@ -39,18 +40,18 @@ pub struct JudgeArgs {
     /// Environment variable holding the key [default: AZURE_AI_API_KEY for azure kinds, OPENAI_API_KEY for openai]. Without a key none is sent.
     #[arg(long, value_name = "VAR")]
     pub judge_key_env: Option<String>,
-    /// Most judge requests in flight.
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub judge_concurrency: u32,
-    /// Seconds one judge request may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
-    pub judge_timeout: f64,
-    /// Retries of a failed judge request.
-    #[arg(long, value_name = "N", default_value_t = 6)]
-    pub judge_retries: u32,
-    /// Milliseconds of the first back-off wait before a retry; it doubles on each retry (with jitter), up to 30 s.
-    #[arg(long, value_name = "MS", default_value_t = 500)]
-    pub judge_backoff_ms: u32,
+    /// Most judge requests in flight, 1 to 256 [default: 8].
+    #[arg(long, value_name = "N")]
+    pub judge_concurrency: Option<f64>,
+    /// Seconds one judge request may take, up to 3600 [default: 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub judge_timeout: Option<f64>,
+    /// Retries of a failed judge request, 0 to 100 [default: 6].
+    #[arg(long, value_name = "N")]
+    pub judge_retries: Option<f64>,
+    /// Milliseconds of the first back-off wait before a retry; it doubles on each retry (with jitter), up to 30 s [default: 500].
+    #[arg(long, value_name = "MS")]
+    pub judge_backoff_ms: Option<f64>,
     /// The model is a reasoning model: max_completion_tokens and no temperature.
     #[arg(long)]
     pub judge_reasoning: bool,
@@ -62,10 +63,10 @@ pub struct JudgeArgs {
     pub judge_temperature: Option<f64>,
     /// Overrides every judge prompt's token limit.
     #[arg(long, value_name = "N")]
-    pub judge_max_tokens: Option<u32>,
+    pub judge_max_tokens: Option<f64>,
     /// Overrides every judge prompt's sampling seed.
     #[arg(long, value_name = "N")]
-    pub judge_seed: Option<u64>,
+    pub judge_seed: Option<f64>,
     /// Do not read or write the judge cache on disk.
     #[arg(long)]
     pub no_judge_cache: bool,
@@ -108,15 +109,6 @@ impl JudgeArgs {
         else {
             return Ok(None);
         };
-        let kind = match &self.judge_kind {
-            None => EndpointKind::Azure,
-            Some(name) => EndpointKind::parse(name).ok_or_else(|| {
-                UsageError(format!(
-                    "--judge-kind: expected one of {}, found '{name}'",
-                    EndpointKind::NAMES.join(", ")
-                ))
-            })?,
-        };
         let model = self
             .judge_model
             .clone()
@@ -127,58 +119,47 @@ impl JudgeArgs {
                         .to_owned(),
                 )
             })?;
-        let mut endpoint =
-            Endpoint::new(kind, &url, &model).map_err(|error| UsageError(error.to_string()))?;
-        if let Some(version) = self
-            .judge_api_version
-            .clone()
-            .or_else(|| env("AZURE_AI_API_VERSION"))
-        {
-            endpoint.api_version = version;
-        }
-        endpoint.reasoning = self.judge_reasoning;
-        endpoint.json_mode = !self.judge_no_json_mode;
-        if let Some(temperature) = self.judge_temperature {
-            if !(0.0..=2.0).contains(&temperature) {
-                return Err(UsageError(
-                    "--judge-temperature: expected a number from 0 to 2".to_owned(),
-                ));
+        let requested = JudgeSettings {
+            kind: self.judge_kind.clone(),
+            endpoint: url,
+            model,
+            api_version: self
+                .judge_api_version
+                .clone()
+                .or_else(|| env("AZURE_AI_API_VERSION")),
+            embedding_model: self.judge_embedding_model.clone(),
+            concurrency: self.judge_concurrency,
+            retries: self.judge_retries,
+            timeout_ms: self.judge_timeout.map(|seconds| seconds * 1000.0),
+            backoff_ms: self.judge_backoff_ms,
+            reasoning: self.judge_reasoning,
+            json_mode: Some(!self.judge_no_json_mode),
+            temperature: self.judge_temperature,
+            max_tokens: self.judge_max_tokens,
+            seed: self.judge_seed,
+        };
+        let (endpoint, policy) = requested.resolve().map_err(|error| {
+            let mut message = error.for_cli();
+            if error.setting == Setting::Timeout {
+                message =
+                    "--judge-timeout: expected a number of seconds from 0.001 to 3600".to_owned();
             }
-            endpoint.temperature = Some(temperature);
-        }
-        if self.judge_max_tokens == Some(0) {
-            return Err(UsageError(
-                "--judge-max-tokens: expected at least 1".to_owned(),
-            ));
-        }
-        endpoint.max_tokens = self.judge_max_tokens;
-        endpoint.seed = self.judge_seed;
-        endpoint.embedding_model = self.judge_embedding_model.clone();
+            UsageError(message)
+        })?;
         let key_env = self.judge_key_env.clone().unwrap_or_else(|| {
-            match kind {
+            match endpoint.kind {
                 EndpointKind::OpenAi => "OPENAI_API_KEY",
                 EndpointKind::Azure | EndpointKind::AzureV1 => "AZURE_AI_API_KEY",
             }
             .to_owned()
         });
-        let credential = env(&key_env).map(Credential::ApiKey);
-        if self.judge_concurrency == 0 {
-            return Err(UsageError(
-                "--judge-concurrency: expected at least 1".to_owned(),
-            ));
-        }
-        if !(self.judge_timeout.is_finite() && self.judge_timeout > 0.0) {
-            return Err(UsageError(
-                "--judge-timeout: expected a positive number of seconds".to_owned(),
-            ));
-        }
-        let backoff_base = Duration::from_millis(u64::from(self.judge_backoff_ms));
-        let policy = Policy {
-            concurrency: self.judge_concurrency as usize,
-            max_retries: self.judge_retries,
-            timeout: Duration::from_secs_f64(self.judge_timeout),
-            backoff_base,
-            backoff_cap: Policy::default().backoff_cap.max(backoff_base),
+        let credential = match env(&key_env) {
+            Some(key) => {
+                settings::check_key(&key)
+                    .map_err(|error| UsageError(format!("{key_env}: {}", error.expected)))?;
+                Some(Credential::ApiKey(key))
+            }
+            None => None,
         };
         let cache_dir = if self.no_judge_cache {
             None
@@ -263,7 +244,7 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
     Ok(())
 }
 
-/// HTTP through reqwest (rustls).
+/// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides).
 struct ReqwestTransport {
     client: reqwest::Client,
 }
@@ -272,6 +253,7 @@ impl ReqwestTransport {
     fn new() -> Result<Self, UsageError> {
         let client = reqwest::Client::builder()
             .user_agent(concat!("agenteval/", env!("CARGO_PKG_VERSION")))
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| UsageError(format!("cannot start the HTTP client: {error}")))?;
         Ok(ReqwestTransport { client })
@@ -395,10 +377,6 @@ mod tests {
             judge_endpoint: Some("http://localhost:11434/v1".into()),
             judge_model: Some("llama3.1".into()),
             judge_key_env: Some("AGENTEVAL_TEST_NO_SUCH_KEY".into()),
-            judge_concurrency: 8,
-            judge_timeout: 60.0,
-            judge_retries: 6,
-            judge_backoff_ms: 500,
             ..JudgeArgs::default()
         }
     }
@@ -407,8 +385,8 @@ mod tests {
     fn model_parameters_reach_the_endpoint() {
         let setup = JudgeArgs {
             judge_temperature: Some(0.7),
-            judge_max_tokens: Some(256),
-            judge_seed: Some(42),
+            judge_max_tokens: Some(256.0),
+            judge_seed: Some(42.0),
             judge_reasoning: true,
             judge_no_json_mode: true,
             ..args()
@@ -428,16 +406,49 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_usage_errors() {
+        let refused = |args: JudgeArgs| args.setup().err().map(|error| error.0);
         let hot = JudgeArgs {
             judge_temperature: Some(3.0),
             ..args()
         };
-        assert!(hot.setup().is_err());
+        assert_eq!(
+            refused(hot).as_deref(),
+            Some("--judge-temperature: expected a number from 0 to 2")
+        );
         let none = JudgeArgs {
-            judge_max_tokens: Some(0),
+            judge_max_tokens: Some(0.0),
             ..args()
         };
-        assert!(none.setup().is_err());
+        assert!(refused(none).is_some_and(|message| message.starts_with("--judge-max-tokens")));
+        let flood = JudgeArgs {
+            judge_concurrency: Some(100_000.0),
+            ..args()
+        };
+        assert_eq!(
+            refused(flood).as_deref(),
+            Some("--judge-concurrency: expected a whole number from 1 to 256")
+        );
+        let endless = JudgeArgs {
+            judge_retries: Some(1_000_000.0),
+            ..args()
+        };
+        assert_eq!(
+            refused(endless).as_deref(),
+            Some("--judge-retries: expected a whole number from 0 to 100")
+        );
+        let slow = JudgeArgs {
+            judge_timeout: Some(7200.0),
+            ..args()
+        };
+        assert_eq!(
+            refused(slow).as_deref(),
+            Some("--judge-timeout: expected a number of seconds from 0.001 to 3600")
+        );
+        let bad_port = JudgeArgs {
+            judge_endpoint: Some("http://localhost:99999/v1".into()),
+            ..args()
+        };
+        assert!(refused(bad_port).is_some_and(|message| message.contains("port '99999'")));
         let off = JudgeArgs {
             no_judge: true,
             ..args()

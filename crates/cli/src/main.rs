@@ -30,7 +30,9 @@ mod wordnet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use agenteval_core::plan::OutputFormat;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
 
 /// The CLI builds and drops large JSON trees; mimalloc handles that far better than glibc malloc,
 /// and the small-block cache in front of it hands freed blocks back while they are still cached.
@@ -55,9 +57,10 @@ enum Command {
         /// Foundry evaluation config (`{"testing_criteria": [...]}`).
         #[arg(long)]
         config: Option<PathBuf>,
-        /// Output format (default: `document` for M365 input, `foundry` for Foundry input).
-        #[arg(long, value_enum)]
-        format: Option<Format>,
+        /// Output format (default: the dataset's own: `document` for M365 input, `foundry` for
+        /// Foundry rows, `copilot` for Copilot Studio test sets).
+        #[arg(long, value_parser = format_parser())]
+        format: Option<OutputFormat>,
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -84,8 +87,8 @@ enum Command {
         /// Scored dataset file, or `-` for stdin.
         dataset: String,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = ReportFormat::Report)]
-        format: ReportFormat,
+        #[arg(long, value_parser = report_format_parser(), default_value = "report")]
+        format: OutputFormat,
         /// Output file (default: stdout).
         #[arg(long)]
         out: Option<PathBuf>,
@@ -94,53 +97,25 @@ enum Command {
     Evaluators,
 }
 
-/// Output formats of `score`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// The M365 eval document with scores, statuses and summaries filled in.
-    Document,
-    /// The run report (JSON).
-    Report,
-    /// Foundry rows with flat result keys (JSONL).
-    Foundry,
-    /// A Copilot Studio test set in the results export's shape, with our verdicts (CSV).
-    Copilot,
-    /// One CSV row per item and turn.
-    Csv,
-    /// JUnit XML.
-    Junit,
-    /// Markdown summary.
-    Md,
-    /// Self-contained HTML report.
-    Html,
+/// `--format` of `score`: any output format (the core says which apply to the dataset).
+fn format_parser() -> impl TypedValueParser<Value = OutputFormat> {
+    formats_named(OutputFormat::ALL.to_vec())
 }
 
-/// Output formats of `report`: those of `score` that do not write into the dataset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ReportFormat {
-    /// The run report (JSON).
-    Report,
-    /// One CSV row per item and turn.
-    Csv,
-    /// JUnit XML.
-    Junit,
-    /// Markdown summary.
-    Md,
-    /// Self-contained HTML report.
-    Html,
+/// `--format` of `report`: the formats that do not write into the dataset.
+fn report_format_parser() -> impl TypedValueParser<Value = OutputFormat> {
+    formats_named(
+        OutputFormat::ALL
+            .into_iter()
+            .filter(|format| format.written_back().is_none())
+            .collect(),
+    )
 }
 
-impl ReportFormat {
-    /// The same format among `score`'s.
-    pub fn format(self) -> Format {
-        match self {
-            ReportFormat::Report => Format::Report,
-            ReportFormat::Csv => Format::Csv,
-            ReportFormat::Junit => Format::Junit,
-            ReportFormat::Md => Format::Md,
-            ReportFormat::Html => Format::Html,
-        }
-    }
+fn formats_named(formats: Vec<OutputFormat>) -> impl TypedValueParser<Value = OutputFormat> {
+    PossibleValuesParser::new(formats.into_iter().map(OutputFormat::name)).try_map(|name| {
+        OutputFormat::parse(&name).ok_or_else(|| format!("unknown output format '{name}'"))
+    })
 }
 
 /// A failure that ends the command with exit code 2.

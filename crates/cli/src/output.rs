@@ -14,25 +14,26 @@ use agenteval_core::dataset::Dataset;
 use agenteval_core::engine::{self, Customs, FoundryScorer, Session};
 use agenteval_core::evaluators;
 use agenteval_core::json::{Map, Value};
+use agenteval_core::plan::OutputFormat;
 use agenteval_core::report::{self, m365_document, RunReport};
 use agenteval_core::{stream, Dialect, Summary};
 
 use crate::input::{self, Source};
 use crate::judge::JudgeSetup;
-use crate::{summary, Format, UsageError};
+use crate::{summary, UsageError};
 
 /// `agenteval score`.
 pub fn score(
     dataset: &str,
     config: Option<&Path>,
-    format: Option<Format>,
+    format: Option<OutputFormat>,
     out: Option<&Path>,
     judge: Option<JudgeSetup>,
     customs: Customs,
 ) -> Result<u8, UsageError> {
     let name = input::source_name(dataset);
     let config = input::read_config(config)?;
-    let source = input::sniff(input::open(dataset)?, name)?;
+    let source = input::sniff(input::open(dataset)?, name, config.is_some())?;
     let mut writer = open_output(out)?;
     if let Some(judge) = judge {
         let bytes = whole_bytes(source, name)?;
@@ -57,7 +58,7 @@ pub fn score(
             rest,
             last_line,
         } => {
-            let format = format.unwrap_or(Format::Foundry);
+            let format = format.unwrap_or(OutputFormat::Foundry);
             check_format(format, Dialect::Foundry)?;
             let lines = head
                 .into_iter()
@@ -67,8 +68,8 @@ pub fn score(
         }
         Source::Whole(bytes) => {
             let streamed = match format {
-                None | Some(Format::Document) => stream_document(&bytes, name, &mut writer)?,
-                Some(Format::Foundry | Format::Copilot) => None,
+                None | Some(OutputFormat::Document) => stream_document(&bytes, name, &mut writer)?,
+                Some(OutputFormat::Foundry | OutputFormat::Copilot) => None,
                 Some(report_format) => stream_report(&bytes, report_format, name, &mut writer)?,
             };
             match streamed {
@@ -116,18 +117,14 @@ fn whole_bytes(source: Source, name: &str) -> Result<Vec<u8>, UsageError> {
 fn score_judged(
     bytes: Vec<u8>,
     config: Option<&Value>,
-    format: Option<Format>,
+    format: Option<OutputFormat>,
     name: &str,
     (judge, customs): (JudgeSetup, Customs),
     writer: &mut dyn Write,
 ) -> Result<Summary, UsageError> {
     let loaded = input::load_whole(&bytes, config, name)?;
     drop(bytes);
-    let format = format.unwrap_or(match loaded.dataset.dialect() {
-        Dialect::Foundry => Format::Foundry,
-        Dialect::CopilotStudio => Format::Copilot,
-        Dialect::M365 => Format::Document,
-    });
+    let format = format.unwrap_or(OutputFormat::default_for(loaded.dataset.dialect()));
     check_format(format, loaded.dataset.dialect())?;
     let mut session = Session::new(loaded.dataset, customs).with_judge();
     crate::judge::run(judge, &mut session)?;
@@ -163,7 +160,7 @@ fn stream_document(
 /// input is something else and must be read whole.
 fn stream_report(
     bytes: &[u8],
-    format: Format,
+    format: OutputFormat,
     name: &str,
     writer: &mut dyn Write,
 ) -> Result<Option<Summary>, UsageError> {
@@ -185,7 +182,7 @@ fn outline(bytes: &[u8]) -> Option<(&str, DocumentOutline)> {
 fn score_whole(
     bytes: Vec<u8>,
     config: Option<&Value>,
-    format: Option<Format>,
+    format: Option<OutputFormat>,
     name: &str,
     customs: Customs,
     writer: &mut dyn Write,
@@ -193,11 +190,7 @@ fn score_whole(
     let loaded = input::load_whole(&bytes, config, name)?;
     drop(bytes);
     let report = engine::score_with(&loaded.dataset, customs);
-    let format = format.unwrap_or(match report.dialect {
-        Dialect::Foundry => Format::Foundry,
-        Dialect::CopilotStudio => Format::Copilot,
-        Dialect::M365 => Format::Document,
-    });
+    let format = format.unwrap_or(OutputFormat::default_for(report.dialect));
     check_format(format, report.dialect)?;
     write_whole(loaded.dataset, &report, format, name, writer)?;
     Ok(report.summary)
@@ -212,26 +205,10 @@ fn document_options() -> m365_document::DocumentOptions {
     }
 }
 
-fn check_format(format: Format, dialect: Dialect) -> Result<(), UsageError> {
-    match (format, dialect) {
-        (Format::Document, Dialect::M365)
-        | (Format::Foundry, Dialect::Foundry)
-        | (Format::Copilot, Dialect::CopilotStudio) => Ok(()),
-        (Format::Document | Format::Foundry | Format::Copilot, _) => Err(UsageError(format!(
-            "--format {} does not apply to {} input; use {}report, csv, junit, md or html",
-            match format {
-                Format::Document => "document",
-                Format::Foundry => "foundry",
-                _ => "copilot",
-            },
-            dialect.as_str(),
-            match dialect {
-                Dialect::M365 => "document, ",
-                Dialect::Foundry => "foundry, ",
-                Dialect::CopilotStudio => "copilot, ",
-            }
-        ))),
-        _ => Ok(()),
+fn check_format(format: OutputFormat, dialect: Dialect) -> Result<(), UsageError> {
+    match format.refusal(dialect) {
+        Some(refusal) => Err(UsageError(format!("--format {refusal}"))),
+        None => Ok(()),
     }
 }
 
@@ -276,7 +253,7 @@ fn numbered_lines(
 fn score_lines(
     lines: impl Iterator<Item = io::Result<(usize, Vec<u8>)>>,
     config: Option<Value>,
-    format: Format,
+    format: OutputFormat,
     name: &str,
     writer: &mut dyn Write,
 ) -> Result<Summary, UsageError> {
@@ -322,7 +299,7 @@ fn score_lines(
         }
         let outcome = scorer.score_row(index, &row);
         index += 1;
-        if format == Format::Foundry {
+        if format == OutputFormat::Foundry {
             let empty = Map::new();
             let fields = row.row.as_ref().unwrap_or(&empty);
             write_json_line(writer, &report::foundry_rows::row(fields, &outcome))?;
@@ -332,7 +309,7 @@ fn score_lines(
             report.push(outcome);
         }
     }
-    if format != Format::Foundry {
+    if format != OutputFormat::Foundry {
         write_report(&report, format, name, writer)?;
     }
     Ok(report.summary)
@@ -347,18 +324,18 @@ fn write_json_line(writer: &mut dyn Write, row: &Map<String, Value>) -> Result<(
 fn write_whole(
     dataset: Dataset,
     report: &RunReport,
-    format: Format,
+    format: OutputFormat,
     name: &str,
     writer: &mut dyn Write,
 ) -> Result<(), UsageError> {
     match (format, dataset) {
-        (Format::Document, Dataset::M365(document)) => {
+        (OutputFormat::Document, Dataset::M365(document)) => {
             let scored = m365_document::write_owned(document.document, report, &document_options());
             serde_json::to_writer_pretty(&mut *writer, &scored)
                 .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
             writer.write_all(b"\n").map_err(write_error)
         }
-        (Format::Foundry, Dataset::Foundry(ref rows)) => {
+        (OutputFormat::Foundry, Dataset::Foundry(ref rows)) => {
             let empty = Map::new();
             for (row, outcome) in rows.rows.iter().zip(&report.items) {
                 let fields = row.row.as_ref().unwrap_or(&empty);
@@ -366,7 +343,7 @@ fn write_whole(
             }
             Ok(())
         }
-        (Format::Copilot, Dataset::CopilotStudio(ref set)) => writer
+        (OutputFormat::Copilot, Dataset::CopilotStudio(ref set)) => writer
             .write_all(report::copilot_studio::write(set, report).as_bytes())
             .map_err(write_error),
         _ => write_report(report, format, name, writer),
@@ -375,16 +352,19 @@ fn write_whole(
 
 pub(crate) fn write_report(
     report: &RunReport,
-    format: Format,
+    format: OutputFormat,
     name: &str,
     writer: &mut dyn Write,
 ) -> Result<(), UsageError> {
     let text = match format {
-        Format::Csv => report::csv::write(report),
-        Format::Junit => report::junit::write(report, name),
-        Format::Md => report::markdown::write(report),
-        Format::Html => report::html::write(report, name),
-        Format::Report | Format::Document | Format::Foundry | Format::Copilot => {
+        OutputFormat::Csv => report::csv::write(report),
+        OutputFormat::Junit => report::junit::write(report, name),
+        OutputFormat::Md => report::markdown::write(report),
+        OutputFormat::Html => report::html::write(report, name),
+        OutputFormat::Report
+        | OutputFormat::Document
+        | OutputFormat::Foundry
+        | OutputFormat::Copilot => {
             report::write_json(report, writer).map_err(write_error)?;
             "\n".to_owned()
         }

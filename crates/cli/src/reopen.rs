@@ -5,12 +5,13 @@
 
 use std::path::Path;
 
+use agenteval_core::plan::OutputFormat;
 use agenteval_core::report::{self, ReadError};
 
-use crate::{input, output, ReportFormat, UsageError};
+use crate::{input, output, UsageError};
 
 /// `agenteval report`.
-pub fn report(dataset: &str, format: ReportFormat, out: Option<&Path>) -> Result<u8, UsageError> {
+pub fn report(dataset: &str, format: OutputFormat, out: Option<&Path>) -> Result<u8, UsageError> {
     let name = input::source_name(dataset);
     let bytes = input::open(dataset)?
         .read_all()
@@ -18,7 +19,7 @@ pub fn report(dataset: &str, format: ReportFormat, out: Option<&Path>) -> Result
     let report = report::read_report(&bytes).map_err(|error| read_error(error, name))?;
     drop(bytes);
     let mut writer = output::open_output(out)?;
-    output::write_report(&report, format.format(), name, &mut writer)?;
+    output::write_report(&report, format, name, &mut writer)?;
     output::finish(writer, &report.summary)
 }
 

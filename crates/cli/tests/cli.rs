@@ -352,3 +352,40 @@ fn jsonl_is_streamed_row_by_row() {
     assert_eq!(rest.len(), 2);
     assert_eq!(child.wait().expect("exit").code(), Some(0));
 }
+
+#[test]
+fn a_one_row_foundry_file_with_a_config_scores_as_rows_in_every_path() {
+    let dir = std::env::temp_dir().join(format!("agenteval-one-row-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let row = r#"{"answer": "Paris is the capital", "truth": "Paris"}"#;
+    let rows = dir.join("one.jsonl");
+    std::fs::write(&rows, format!("{row}\n")).expect("rows written");
+    let config = dir.join("config.json");
+    std::fs::write(
+        &config,
+        r#"{"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1", "evaluator_name": "builtin.f1_score",
+            "data_mapping": {"response": "{{item.answer}}", "ground_truth": "{{item.truth}}"}}]}"#,
+    )
+    .expect("config written");
+    let (rows, config) = (rows.to_string_lossy(), config.to_string_lossy());
+    let streamed = agenteval(&["score", &rows, "--config", &config]);
+    assert_eq!(streamed.status.code(), Some(0), "{}", stderr(&streamed));
+    let scored: Value = serde_json::from_slice(&streamed.stdout).expect("a Foundry row");
+    assert_eq!(
+        (scored["f1_score"].as_f64(), &scored["f1_result"]),
+        (Some(0.5), &Value::from("pass"))
+    );
+    let report = agenteval(&["score", &rows, "--config", &config, "--format", "report"]);
+    let report: Value = serde_json::from_slice(&report.stdout).expect("a run report");
+    assert_eq!(report["dialect"], "foundry");
+    assert_eq!(report["items"].as_array().map(Vec::len), Some(1));
+    let validated = agenteval(&["validate", &rows, "--config", &config]);
+    assert_eq!(validated.status.code(), Some(0), "{}", stderr(&validated));
+    assert!(stderr(&validated).contains("valid foundry dataset with 1 item(s)"));
+    let piped = with_stdin(&["score", "-", "--config", &config], row.as_bytes());
+    assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
+    let document = agenteval(&["score", &rows, "--config", &config, "--format", "document"]);
+    assert_eq!(document.status.code(), Some(2));
+    assert!(stderr(&document)
+        .contains("--format document does not apply to foundry input; use foundry, report"));
+}

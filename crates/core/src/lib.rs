@@ -32,6 +32,7 @@ pub mod options;
 pub mod outcome;
 #[cfg(any(feature = "judge", feature = "nltk"))]
 mod placeholder;
+pub mod plan;
 pub mod report;
 pub mod resolve;
 pub mod schema;

@@ -4,7 +4,8 @@
 //!
 //! Known names: `score=JSON`, `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N` and
 //! `dimension=ID:VALUE` (a rubric dimension's rating), `label=TEXT` (a label prompt's answer) and
-//! `entails=ITEM:HITS` (an entailment prompt's answer for one item). When a name appears twice, the first
+//! `entails=ITEM:HITS` (an entailment prompt's answer for one item), `location=URL` (where a
+//! `redirect` fault points). When a name appears twice, the first
 //! occurrence wins (for `dimension`, per id). An unknown name or fault kind is an error,
 //! answered with 400, so that a typo in a test fails loudly instead of scoring normally.
 
@@ -39,6 +40,8 @@ pub(crate) struct Directives {
     pub(crate) fault: Option<FaultDirective>,
     /// `dimension=ID:VALUE`, in order, one per id.
     pub(crate) dimensions: Vec<(String, DimensionRating)>,
+    /// `location=URL`: where a `redirect` fault sends the client.
+    pub(crate) location: Option<String>,
     /// `label=TEXT`: the label a label prompt gets.
     pub(crate) label: Option<String>,
     /// `entails=ITEM:HITS`: the hits (numbers, comma-separated; `none` for none) an entailment
@@ -84,6 +87,9 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
         }
         ("reason", Some(value)) => {
             directives.reason.get_or_insert_with(|| value.to_string());
+        }
+        ("location", Some(value)) => {
+            directives.location.get_or_insert_with(|| value.to_string());
         }
         ("label", Some(value)) => {
             directives.label.get_or_insert_with(|| value.to_string());
@@ -142,7 +148,7 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
         _ => {
             return Err(format!(
                 "unknown judge directive `[[judge:{body}]]`; known: `score=JSON`, \
-                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `dimension=ID:VALUE`, `label=TEXT`, `entails=ITEM:HITS`"
+                 `reason=TEXT`, `skip`, `fault=KIND`, `fault=KIND*N`, `location=URL`, `dimension=ID:VALUE`, `label=TEXT`, `entails=ITEM:HITS`"
             ))
         }
     }

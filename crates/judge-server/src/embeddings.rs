@@ -80,9 +80,9 @@ pub(crate) fn reply(
         ));
     }
     let injected = faults::inject(shared, &directives, body_hash);
-    if let Some(outcome) =
-        injected.and_then(|Injected { kind, .. }| faults::http_outcome(kind, &shared.config))
-    {
+    if let Some(outcome) = injected.and_then(|Injected { kind, .. }| {
+        faults::http_outcome(kind, &shared.config, directives.location.as_deref())
+    }) {
         return outcome;
     }
     let model = deployment

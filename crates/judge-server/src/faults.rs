@@ -51,10 +51,12 @@ pub(crate) enum FaultKind {
     Refusal,
     /// `empty`: content `""`.
     Empty,
+    /// `redirect`: `307` to the request's `location=URL` directive.
+    Redirect,
 }
 
 /// Every kind with its name.
-const NAMES: [(FaultKind, &str); 17] = [
+const NAMES: [(FaultKind, &str); 18] = [
     (FaultKind::RateLimited, "429"),
     (FaultKind::ServerError, "500"),
     (FaultKind::BadGateway, "502"),
@@ -72,6 +74,7 @@ const NAMES: [(FaultKind, &str); 17] = [
     (FaultKind::Tags, "tags"),
     (FaultKind::Refusal, "refusal"),
     (FaultKind::Empty, "empty"),
+    (FaultKind::Redirect, "redirect"),
 ];
 
 /// The kinds random faults are drawn from: those a client should retry.
@@ -202,8 +205,17 @@ pub(crate) fn decide(
 /// The reply of a fault that lives at the HTTP level (`429`, `500`, `502`, `503`, `401`,
 /// `403`, `hang`, `notjson-body`); `None` for `truncated` and content faults, which need the
 /// normal reply first.
-pub(crate) fn http_outcome(kind: FaultKind, config: &ServerConfig) -> Option<Outcome> {
+pub(crate) fn http_outcome(
+    kind: FaultKind,
+    config: &ServerConfig,
+    location: Option<&str>,
+) -> Option<Outcome> {
     let response = match kind {
+        FaultKind::Redirect => Response::json(
+            307,
+            &error("307", "The resource moved.", "redirect"),
+        )
+        .with_header("location", location.unwrap_or("/")),
         FaultKind::RateLimited => {
             let seconds = config.retry_after_ms.div_ceil(1000).max(1);
             let message = format!(
@@ -329,7 +341,7 @@ mod tests {
 
     #[test]
     fn rate_limits_round_retry_after_up_to_seconds() {
-        let outcome = http_outcome(FaultKind::RateLimited, &config(0.0));
+        let outcome = http_outcome(FaultKind::RateLimited, &config(0.0), None);
         let Some(Outcome::Send(response)) = outcome else {
             panic!("429 is an HTTP-level fault")
         };
@@ -343,6 +355,6 @@ mod tests {
         assert_eq!(response.status, 429);
         assert_eq!(header("retry-after").as_deref(), Some("1"));
         assert_eq!(header("retry-after-ms").as_deref(), Some("50"));
-        assert!(http_outcome(FaultKind::Fence, &config(0.0)).is_none());
+        assert!(http_outcome(FaultKind::Fence, &config(0.0), None).is_none());
     }
 }

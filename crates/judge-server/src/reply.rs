@@ -354,9 +354,9 @@ pub(crate) fn chat(
         Err(message) => return routes::invalid(&message),
     };
     let injected = faults::inject(shared, &directives, body_hash);
-    if let Some(outcome) =
-        injected.and_then(|Injected { kind, .. }| faults::http_outcome(kind, &shared.config))
-    {
+    if let Some(outcome) = injected.and_then(|Injected { kind, .. }| {
+        faults::http_outcome(kind, &shared.config, directives.location.as_deref())
+    }) {
         return outcome;
     }
     let fault = injected.map(|injected| injected.kind);

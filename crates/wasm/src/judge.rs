@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use agenteval_core::judge::{
-    Clock, Credential, Credentials, Endpoint, EndpointKind, HttpRequest, HttpResponse, LocalFuture,
-    Policy, Store, Transport, TransportError,
+    redirect, Clock, Credential, Credentials, Endpoint, EndpointKind, HttpRequest, HttpResponse,
+    LocalFuture, Policy, Store, Transport, TransportError,
 };
 use agenteval_core::text::decimal;
 use js_sys::{Function, Promise, Reflect};
@@ -238,7 +238,8 @@ fn describe(error: &JsValue) -> String {
         .unwrap_or_else(|| "an error".to_owned())
 }
 
-/// `fetch` through gloo-net; dropping a request's future aborts it.
+/// `fetch` through gloo-net; dropping a request's future aborts it. Redirects are not followed
+/// (`redirect: "manual"`): the core's `judge::redirect` decides.
 pub struct FetchTransport;
 
 impl Transport for FetchTransport {
@@ -248,8 +249,9 @@ impl Transport for FetchTransport {
                 .map_err(|_| TransportError::Invalid("AbortController is missing".to_owned()))?;
             let _abort_on_drop = AbortOnDrop(controller.clone());
             let signal = controller.signal();
-            let mut builder =
-                gloo_net::http::Request::post(&request.url).abort_signal(Some(&signal));
+            let mut builder = gloo_net::http::Request::post(&request.url)
+                .abort_signal(Some(&signal))
+                .redirect(web_sys::RequestRedirect::Manual);
             for (name, value) in &request.headers {
                 builder = builder.header(name, value);
             }
@@ -257,6 +259,9 @@ impl Transport for FetchTransport {
                 .body(request.body)
                 .map_err(|error| TransportError::Invalid(error.to_string()))?;
             let response = sent.send().await.map_err(network)?;
+            if response.type_() == web_sys::ResponseType::Opaqueredirect {
+                return Err(TransportError::Redirected(redirect::HIDDEN.to_owned()));
+            }
             let status = response.status();
             let headers = response.headers().entries().collect();
             let body = response.text().await.map_err(network)?;

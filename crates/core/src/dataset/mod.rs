@@ -75,6 +75,16 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
             "the input is empty; expected an M365 eval document (JSON), Foundry rows (JSONL) or a Copilot Studio test set (CSV)",
         )));
     }
+    if let (Some(first), second) = crate::plan::first_lines(bytes) {
+        if crate::plan::is_json_lines(first, second, config.is_some()) {
+            return foundry::FoundryDataset::from_jsonl(bytes, config).map(
+                |(dataset, diagnostics)| Loaded {
+                    dataset: Dataset::Foundry(dataset),
+                    diagnostics,
+                },
+            );
+        }
+    }
     match json::parse_dataset(bytes) {
         Ok(value) => load_value(value, config),
         #[cfg(feature = "copilot-studio")]
@@ -98,11 +108,17 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
 }
 
 /// Reads an already-parsed dataset value (an M365 document, a legacy array, or Foundry rows).
+/// With a `config`, an object that is not an M365 document is one Foundry row, whatever its
+/// fields.
 ///
 /// # Errors
 /// As [`load`].
 pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputError> {
-    if is_foundry_rows(&value) {
+    let row_with_config = config.is_some()
+        && value
+            .as_object()
+            .is_some_and(|object| !crate::plan::is_m365_document(object));
+    if row_with_config || is_foundry_rows(&value) {
         let (dataset, diagnostics) = foundry::FoundryDataset::from_rows(value, config)?;
         return Ok(Loaded {
             dataset: Dataset::Foundry(dataset),

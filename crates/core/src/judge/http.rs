@@ -81,6 +81,8 @@ pub enum TransportError {
     Network(String),
     /// The runtime refused the request before sending it (a malformed URL or header).
     Invalid(String),
+    /// The endpoint redirected where agenteval does not follow ([`super::redirect`]).
+    Redirected(String),
 }
 
 impl fmt::Display for TransportError {
@@ -88,12 +90,15 @@ impl fmt::Display for TransportError {
         match self {
             TransportError::Network(message) => write!(f, "network error: {message}"),
             TransportError::Invalid(message) => write!(f, "request not sent: {message}"),
+            TransportError::Redirected(message) => f.write_str(message),
         }
     }
 }
 
 /// Sends HTTP requests. Dropping the returned future must abort the request (the scheduler drops
-/// it on time-out and cancellation).
+/// it on time-out and cancellation). A transport never follows a redirect: it returns the 3xx
+/// response (or [`TransportError::Redirected`] with [`super::redirect::HIDDEN`] where the runtime
+/// hides its target), and [`super::redirect::send`] decides.
 pub trait Transport {
     /// POSTs `request` and resolves to the whole response.
     fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>>;

@@ -16,11 +16,13 @@ pub mod entailment;
 pub mod grading;
 pub mod http;
 mod limiter;
+pub mod redirect;
 pub mod reply;
 pub mod request;
 pub mod rubric;
 pub mod run;
 pub mod schedule;
+pub mod settings;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod verdict;
@@ -35,6 +37,7 @@ pub use http::{
 pub use reply::{Completion, Usage};
 pub use request::{ChatMessage, JudgeRequest, ModelParams, Operation, PromptId, Role};
 pub use schedule::{Answer, CallError, CallStats, Policy, Scheduler};
+pub use settings::{JudgeSettings, Setting, SettingError};
 pub use verdict::{Dimensions, Extra, JudgeFailure, Reading, Scale};
 
 use crate::json::Value;

@@ -16,6 +16,7 @@ use super::cancel::Cancel;
 use super::endpoint::Endpoint;
 use super::http::{Clock, Credentials, HttpResponse, Transport, TransportError};
 use super::limiter::Limiter;
+use super::redirect;
 use super::reply::{read_completion, read_embeddings, BodyError, Completion, Usage};
 use super::request::{JudgeRequest, Operation};
 use super::verdict::JudgeFailure;
@@ -308,7 +309,7 @@ impl<'a> Scheduler<'a> {
         }
         self.stats.borrow_mut().requests += 1;
         let sent_at = self.clock.now();
-        let sent = pin!(self.transport.send(http));
+        let sent = pin!(redirect::send(self.transport, http));
         let timeout = pin!(self.clock.sleep(self.policy.timeout));
         let cancelled = pin!(self.cancel.cancelled());
         let response = match select(sent, select(timeout, cancelled)).await {
@@ -359,7 +360,7 @@ impl<'a> Scheduler<'a> {
                     wait: None,
                 }
             }
-            Err(error @ TransportError::Invalid(_)) => {
+            Err(error @ (TransportError::Invalid(_) | TransportError::Redirected(_))) => {
                 return Attempt::Final(failure(
                     ErrorCode::EvaluatorConfigurationError,
                     error.to_string(),

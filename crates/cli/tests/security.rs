@@ -1,0 +1,170 @@
+//! Attacks on the CLI replayed against local judge servers on 127.0.0.1 (issue 38): the key
+//! never follows a redirect to another origin.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use agenteval_judge_server::{start, RunningServer, ServerConfig};
+use serde_json::{json, Value};
+
+const KEY: &str = "sk-security-test-9c1e";
+const CHAT_PATH: &str = "/openai/deployments/gpt-4o-judge/chat/completions?api-version=2024-10-21";
+
+fn server(key: Option<&str>) -> RunningServer {
+    start(ServerConfig {
+        key: key.map(str::to_owned),
+        ..ServerConfig::default()
+    })
+    .expect("a local judge starts")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("agenteval-security-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Scores one Relevance item whose prompt carries `directives`, against `judge` (azure kind,
+/// with the key), and returns its result.
+fn relevance(name: &str, judge: &RunningServer, directives: &str) -> Value {
+    let dir = scratch(name);
+    let file = dir.join("dataset.json");
+    let dataset = json!({
+        "schemaVersion": "1.11.0",
+        "default_evaluators": {"Relevance": {}},
+        "items": [{"prompt": format!("What is the capital of France? {directives}"), "response": "Paris."}]
+    });
+    std::fs::write(&file, dataset.to_string()).expect("dataset written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&file)
+        .args([
+            "--format",
+            "report",
+            "--no-judge-cache",
+            "--judge-retries",
+            "1",
+        ])
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env("AZURE_AI_API_KEY", KEY)
+        .output()
+        .expect("agenteval runs");
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+        panic!(
+            "a report on stdout; stderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains(KEY), "{stderr}");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains(KEY));
+    report["items"][0]["results"][0].clone()
+}
+
+#[test]
+fn a_redirect_to_another_origin_is_refused_before_anything_reaches_it() {
+    let judge = server(Some(KEY));
+    let elsewhere = server(None);
+    for status_directive in ["redirect", "redirect*1"] {
+        let result = relevance(
+            "cross-origin",
+            &judge,
+            &format!(
+                "[[judge:fault={status_directive}]] [[judge:location={}{CHAT_PATH}]]",
+                elsewhere.url()
+            ),
+        );
+        assert_eq!(result["result"], "error", "{result}");
+        assert_eq!(result["error"]["code"], "evaluatorConfigurationError");
+        let message = result["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("another origin ({})", elsewhere.url())),
+            "{message}"
+        );
+        assert!(
+            message.contains("configure that endpoint directly"),
+            "{message}"
+        );
+    }
+    assert_eq!(
+        elsewhere.stats().requests,
+        0,
+        "nothing was sent to the other origin"
+    );
+    assert_eq!(
+        judge.stats().by_status.get(&307),
+        Some(&2),
+        "one request each, not retried"
+    );
+}
+
+#[test]
+fn a_redirect_within_the_origin_is_followed_with_the_key() {
+    let judge = server(Some(KEY));
+    let result = relevance(
+        "same-origin",
+        &judge,
+        &format!("[[judge:fault=redirect*1]] [[judge:location={CHAT_PATH}&moved=1]]"),
+    );
+    assert!(result["score"].is_number(), "{result}");
+    let stats = judge.stats();
+    assert_eq!(stats.by_status.get(&307), Some(&1));
+    assert_eq!(stats.by_status.get(&200), Some(&1));
+    assert_eq!(
+        stats.unauthorized, 0,
+        "the key went with the same-origin hop"
+    );
+}
+
+#[test]
+fn a_key_that_cannot_travel_in_a_header_is_refused_up_front_without_being_shown() {
+    let judge = server(Some(KEY));
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(["score", "examples/m365-demo.json", "--no-judge-cache"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env("AZURE_AI_API_KEY", "sk-line\r\nX-Injected: yes")
+        .output()
+        .expect("agenteval runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("AZURE_AI_API_KEY: expected a key of printable ASCII characters"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("sk-line"), "{stderr}");
+    assert_eq!(judge.stats().requests, 0);
+}
+
+#[test]
+fn absurd_judge_limits_and_bad_ports_are_refused_up_front() {
+    for (flags, expected) in [
+        (
+            &["--judge-concurrency", "100000"][..],
+            "--judge-concurrency: expected a whole number from 1 to 256",
+        ),
+        (
+            &["--judge-retries", "1000000"][..],
+            "--judge-retries: expected a whole number from 0 to 100",
+        ),
+        (
+            &["--judge-endpoint", "http://127.0.0.1:70000"][..],
+            "--judge-endpoint: expected an http(s) URL",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .args(["score", "examples/m365-demo.json", "--judge-model", "m"])
+            .args(flags)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .env("AZURE_AI_OPENAI_ENDPOINT", "http://127.0.0.1:9")
+            .output()
+            .expect("agenteval runs");
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{flags:?}: {stderr}");
+    }
+}

@@ -1,0 +1,335 @@
+//! The run plan: everything a host must know about an input before scoring it, decided here once
+//! for the CLI, the package and the page. How the text is laid out (one JSON document, JSON Lines,
+//! CSV) and so its dialect; where a Foundry config comes from (the config line rule); the output
+//! formats that apply to the dialect and the default one; what the run will need (a judge,
+//! embeddings, METEOR's WordNet table); and how many items, turns and entries it has.
+
+use crate::dataset::{self, foundry, Dataset, Loaded};
+use crate::diagnostic::InputError;
+use crate::evaluators::{self, EvaluatorKind};
+use crate::json::{self, Map, Value};
+use crate::report::Dialect;
+use crate::resolve;
+
+/// How an input's text is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// One JSON value (an M365 document, a JSON array of rows, `{testing_criteria, data}`).
+    Document,
+    /// JSON Lines: one Foundry row (or the config) per line.
+    Lines,
+    /// A CSV test set.
+    Csv,
+}
+
+/// Whether a text whose first two non-empty lines are `first` and `second` is JSON Lines: the
+/// first line is a complete JSON object and either the second starts with `{`, or there is no
+/// second and a config was given (a one-row file is Foundry rows then, whatever its fields,
+/// unless it is an M365 document: `schemaVersion`, `items` or `prompts`). The one rule for every host.
+pub fn is_json_lines(first: &[u8], second: Option<&[u8]>, config_given: bool) -> bool {
+    let first = first.trim_ascii();
+    if !first.starts_with(b"{") {
+        return false;
+    }
+    match second.map(<[u8]>::trim_ascii) {
+        Some(second) => second.starts_with(b"{") && json::parse(first).is_ok(),
+        None => {
+            config_given
+                && matches!(json::parse(first), Ok(Value::Object(ref object)) if !is_m365_document(object))
+        }
+    }
+}
+
+/// An object with the keys only an M365 eval document (or its legacy object forms) has at its
+/// root.
+pub fn is_m365_document(object: &Map<String, Value>) -> bool {
+    ["schemaVersion", "items", "prompts"]
+        .iter()
+        .any(|key| object.contains_key(key))
+}
+
+/// The first two non-empty lines of `bytes` (a byte-order mark skipped).
+pub fn first_lines(bytes: &[u8]) -> (Option<&[u8]>, Option<&[u8]>) {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut lines = bytes
+        .split(|byte| *byte == b'\n')
+        .filter(|line| !line.trim_ascii().is_empty());
+    (lines.next(), lines.next())
+}
+
+/// The layout of a whole text.
+pub fn layout(bytes: &[u8], config_given: bool) -> Layout {
+    let (first, second) = first_lines(bytes);
+    let Some(first) = first else {
+        return Layout::Document;
+    };
+    if is_json_lines(first, second, config_given) {
+        return Layout::Lines;
+    }
+    let starts_like_json = matches!(first.trim_ascii().first(), Some(b'{' | b'['));
+    if !starts_like_json && dataset::looks_like_copilot_studio(bytes) {
+        return Layout::Csv;
+    }
+    Layout::Document
+}
+
+/// The config line rule: a JSON Lines line that holds `testing_criteria` and no row field is the
+/// config, when it is the first non-empty line.
+pub fn is_config_line(value: &Value) -> bool {
+    foundry::is_config_line(value)
+}
+
+/// Where a Foundry run's config comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfigSource {
+    /// Not a Foundry dataset: no config is read.
+    NotUsed,
+    /// Given by the host (`--config`, `options.config`, the page's config control).
+    Given,
+    /// The dataset's own: its first JSON Lines line, or `testing_criteria` beside `data`.
+    InDataset,
+}
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputFormat {
+    /// The M365 eval document with scores, statuses and summaries filled in.
+    Document,
+    /// The run report (JSON).
+    Report,
+    /// Foundry rows with flat result keys (JSONL).
+    Foundry,
+    /// A Copilot Studio test set in the results export's shape (CSV).
+    Copilot,
+    /// One CSV row per item and turn.
+    Csv,
+    /// JUnit XML.
+    Junit,
+    /// Markdown summary.
+    Md,
+    /// Self-contained HTML report.
+    Html,
+}
+
+impl OutputFormat {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [OutputFormat; 8] = [
+        OutputFormat::Document,
+        OutputFormat::Report,
+        OutputFormat::Foundry,
+        OutputFormat::Copilot,
+        OutputFormat::Csv,
+        OutputFormat::Junit,
+        OutputFormat::Md,
+        OutputFormat::Html,
+    ];
+
+    /// Its name (`--format NAME`, `render(NAME)`).
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Document => "document",
+            OutputFormat::Report => "report",
+            OutputFormat::Foundry => "foundry",
+            OutputFormat::Copilot => "copilot",
+            OutputFormat::Csv => "csv",
+            OutputFormat::Junit => "junit",
+            OutputFormat::Md => "md",
+            OutputFormat::Html => "html",
+        }
+    }
+
+    /// The format called `name`.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|format| format.name() == name)
+    }
+
+    /// The dialect a format writes back into, if it is one of those.
+    pub fn written_back(self) -> Option<Dialect> {
+        match self {
+            OutputFormat::Document => Some(Dialect::M365),
+            OutputFormat::Foundry => Some(Dialect::Foundry),
+            OutputFormat::Copilot => Some(Dialect::CopilotStudio),
+            _ => None,
+        }
+    }
+
+    /// Whether it can be written for a run of `dialect`: the report formats always, a dataset's
+    /// own shape only for that dialect.
+    pub fn applies_to(self, dialect: Dialect) -> bool {
+        self.written_back().is_none_or(|own| own == dialect)
+    }
+
+    /// The dataset's own shape: the default output of a run of `dialect`.
+    pub fn default_for(dialect: Dialect) -> Self {
+        match dialect {
+            Dialect::M365 => OutputFormat::Document,
+            Dialect::Foundry => OutputFormat::Foundry,
+            Dialect::CopilotStudio => OutputFormat::Copilot,
+        }
+    }
+
+    /// The formats that apply to `dialect`, its own first.
+    pub fn for_dialect(dialect: Dialect) -> Vec<Self> {
+        let own = Self::default_for(dialect);
+        std::iter::once(own)
+            .chain(
+                Self::ALL
+                    .into_iter()
+                    .filter(|format| *format != own && format.applies_to(dialect)),
+            )
+            .collect()
+    }
+
+    /// Why `self` cannot be written for `dialect` (`document does not apply to foundry input;
+    /// use foundry, report, …`), or `None` when it can.
+    pub fn refusal(self, dialect: Dialect) -> Option<String> {
+        if self.applies_to(dialect) {
+            return None;
+        }
+        let names: Vec<&str> = Self::for_dialect(dialect)
+            .into_iter()
+            .map(Self::name)
+            .collect();
+        Some(format!(
+            "{} does not apply to {} input; use {}",
+            self.name(),
+            dialect.as_str(),
+            names.join(", ")
+        ))
+    }
+}
+
+/// What a run will need beyond the core.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Needs {
+    /// A judge endpoint for chat completions (judged evaluators; without one they are skipped).
+    pub judge: bool,
+    /// The judge endpoint's embeddings (TextSimilarity, a `cosine` grader).
+    pub embeddings: bool,
+    /// METEOR's WordNet table (`builtin.meteor_score`, a `meteor` grader).
+    pub wordnet: bool,
+}
+
+impl Needs {
+    fn add_evaluator(&mut self, name: &str, options: &Map<String, Value>) {
+        match name {
+            "builtin.meteor_score" => self.wordnet = true,
+            "text_similarity" => match options.get("evaluation_metric").and_then(Value::as_str) {
+                Some("meteor") => self.wordnet = true,
+                Some("cosine") => self.embeddings = true,
+                _ => {}
+            },
+            "score_model" | "label_model" => self.judge = true,
+            "TextSimilarity" => self.embeddings = true,
+            _ => {
+                if evaluators::find(name).is_some_and(|spec| spec.kind == EvaluatorKind::Judge)
+                    || matches!(name, "GeneralQuality" | "CompareMeaning")
+                {
+                    self.judge = true;
+                }
+            }
+        }
+    }
+}
+
+/// Everything decided about one input before it is scored.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Plan {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// How its text is laid out.
+    pub layout: Layout,
+    /// Where a Foundry config comes from.
+    pub config: ConfigSource,
+    /// The formats that apply, the default first.
+    pub formats: Vec<OutputFormat>,
+    /// What the run will need.
+    pub needs: Needs,
+    /// Items (M365 items, Foundry rows, Copilot Studio questions).
+    pub items: usize,
+    /// Turns of M365 threads.
+    pub turns: usize,
+    /// Report entries: single-turn items, thread turns, rows.
+    pub entries: usize,
+}
+
+/// Reads `bytes` (with the host's `config`, if any) and plans the run.
+///
+/// # Errors
+/// As [`dataset::load`]: the text is no dataset, or is invalid as a whole.
+pub fn inspect(bytes: &[u8], config: Option<&Value>) -> Result<(Plan, Loaded), InputError> {
+    let loaded = dataset::load(bytes, config)?;
+    let plan = plan(&loaded, layout(bytes, config.is_some()), config.is_some());
+    Ok((plan, loaded))
+}
+
+/// The plan of a dataset already read, laid out as `layout`.
+pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
+    let dialect = loaded.dataset.dialect();
+    let mut needs = Needs::default();
+    let (items, turns, entries) = match &loaded.dataset {
+        Dataset::M365(document) => {
+            let defaults = resolve::default_plan(document.default_evaluators());
+            let mut entries = 0;
+            let mut turns = 0;
+            for case in document.cases() {
+                entries += 1;
+                turns += usize::from(case.turn.is_some());
+                for planned in resolve::plan(&defaults, case.fields) {
+                    needs.add_evaluator(planned.name, &planned.options);
+                }
+            }
+            (document.items().len(), turns, entries)
+        }
+        Dataset::Foundry(rows) => {
+            for criterion in &rows.config.criteria {
+                needs.add_evaluator(
+                    &criterion.evaluator_name,
+                    &criterion.initialization_parameters,
+                );
+            }
+            (rows.rows.len(), 0, rows.rows.len())
+        }
+        Dataset::CopilotStudio(set) => {
+            for row in &set.rows {
+                for method in &set.columns.methods {
+                    let name = row
+                        .fields
+                        .get(method.method_type)
+                        .map(|name| name.trim())
+                        .filter(|name| !name.is_empty())
+                        .unwrap_or(dataset::copilot_studio::methods::DEFAULT_METHOD);
+                    needs.add_evaluator(name, &Map::new());
+                }
+                if set.columns.methods.is_empty() {
+                    needs.add_evaluator(
+                        dataset::copilot_studio::methods::DEFAULT_METHOD,
+                        &Map::new(),
+                    );
+                }
+            }
+            (set.rows.len(), 0, set.rows.len())
+        }
+    };
+    let config = match dialect {
+        Dialect::Foundry if config_given => ConfigSource::Given,
+        Dialect::Foundry => ConfigSource::InDataset,
+        _ => ConfigSource::NotUsed,
+    };
+    Plan {
+        dialect,
+        layout,
+        config,
+        formats: OutputFormat::for_dialect(dialect),
+        needs,
+        items,
+        turns,
+        entries,
+    }
+}
+
+#[cfg(test)]
+mod tests;

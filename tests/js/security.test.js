@@ -1,0 +1,83 @@
+// Attacks on the package replayed against local servers on 127.0.0.1 (issue 38), in Node and in
+// headless Chromium: a judge endpoint that redirects to another origin never gets the key sent
+// there; a redirect within its origin still works where the runtime shows its target.
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+
+import * as agenteval from "agenteval";
+import { packagePage } from "./helpers.js";
+
+const url = process.env.AGENTEVAL_JUDGE_URL;
+const key = process.env.AGENTEVAL_JUDGE_KEY;
+if (!url || !key) {
+  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+}
+
+const CHAT = "/openai/deployments/gpt-4o-judge/chat/completions?api-version=2024-10-21";
+const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, retries: 1, backoffMs: 5 };
+
+/** A server on another port that records every request it gets. */
+let elsewhere;
+const received = [];
+
+before(async () => {
+  const server = createServer((request, response) => {
+    received.push({ method: request.method, headers: request.headers });
+    response.writeHead(200, { "access-control-allow-origin": "*", "access-control-allow-headers": "*" });
+    response.end("{}");
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  elsewhere = { server, url: `http://127.0.0.1:${server.address().port}` };
+});
+
+after(async () => {
+  await new Promise((resolve) => elsewhere.server.close(resolve));
+});
+
+function dataset(directives) {
+  return {
+    schemaVersion: "1.11.0",
+    default_evaluators: { Relevance: {} },
+    items: [{ prompt: `What is the capital of France? ${directives}`, response: "Paris." }],
+  };
+}
+
+test("node: a redirect to another origin is refused and nothing reaches it; one within the origin is followed", async () => {
+  received.length = 0;
+  const away = await agenteval.score(dataset(`[[judge:fault=redirect]] [[judge:location=${elsewhere.url}${CHAT}]]`), { judge });
+  const refused = away.items[0].results[0];
+  assert.equal(refused.result, "error");
+  assert.equal(refused.error.code, "evaluatorConfigurationError");
+  assert.match(refused.error.message, new RegExp(`another origin \\(${elsewhere.url.replaceAll(".", "\\.")}\\)`));
+  assert.match(refused.error.message, /configure that endpoint directly/);
+  assert.equal(received.length, 0, "the other origin got no request");
+  assert.ok(!JSON.stringify(away).includes(key));
+
+  const moved = await agenteval.score(dataset(`[[judge:fault=redirect*1]] [[judge:location=${CHAT}&moved=1]]`), { judge });
+  const followed = moved.items[0].results[0];
+  assert.equal(typeof followed.score, "number", JSON.stringify(followed));
+});
+
+let chromium;
+
+before(async () => {
+  chromium = await packagePage();
+});
+
+after(async () => {
+  await chromium?.close();
+});
+
+test("chromium: a redirect from the judge is never followed with the key, and says why", async () => {
+  received.length = 0;
+  const result = await chromium.page.evaluate(
+    async ({ judge, data }) => (await globalThis.agenteval.score(data, { judge })).items[0].results[0],
+    { judge, data: dataset(`[[judge:fault=redirect]] [[judge:location=${elsewhere.url}${CHAT}]]`) },
+  );
+  assert.equal(result.result, "error");
+  assert.equal(result.error.code, "evaluatorConfigurationError");
+  assert.match(result.error.message, /the browser does not reveal where/);
+  assert.equal(received.length, 0, "the other origin got no request, not even a preflight");
+});
