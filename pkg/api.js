@@ -295,6 +295,7 @@ function inJudgeModule(name) {
 }
 
 export const validate = routed("validate");
+export const plan = routed("plan");
 export const evaluators = guard(wasm.evaluators);
 export const score = routed("score", 1);
 export const evaluate = routed("evaluate", 1);

@@ -3,6 +3,7 @@
 export type * from "./agenteval_wasm.js";
 export {
   validate,
+  plan,
   evaluators,
   score,
   evaluate,

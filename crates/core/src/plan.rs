@@ -12,6 +12,7 @@ use crate::report::Dialect;
 use crate::resolve;
 
 /// How an input's text is laid out.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
@@ -81,6 +82,7 @@ pub fn is_config_line(value: &Value) -> bool {
 }
 
 /// Where a Foundry run's config comes from.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConfigSource {
@@ -203,6 +205,7 @@ impl OutputFormat {
 }
 
 /// What a run will need beyond the core.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Needs {
     /// A judge endpoint for chat completions (judged evaluators; without one they are skipped).
@@ -236,15 +239,18 @@ impl Needs {
 }
 
 /// Everything decided about one input before it is scored.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Plan {
     /// The dialect.
+    #[cfg_attr(feature = "typescript", tsify(type = "Dialect"))]
     pub dialect: Dialect,
     /// How its text is laid out.
     pub layout: Layout,
     /// Where a Foundry config comes from.
     pub config: ConfigSource,
     /// The formats that apply, the default first.
+    #[cfg_attr(feature = "typescript", tsify(type = "Format[]"))]
     pub formats: Vec<OutputFormat>,
     /// What the run will need.
     pub needs: Needs,
@@ -293,6 +299,7 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
             }
             (rows.rows.len(), 0, rows.rows.len())
         }
+        #[cfg(feature = "copilot-studio")]
         Dataset::CopilotStudio(set) => {
             for row in &set.rows {
                 for method in &set.columns.methods {

@@ -6,10 +6,9 @@
 use std::time::Duration;
 
 use agenteval_core::judge::{
-    redirect, Clock, Credential, Credentials, Endpoint, EndpointKind, HttpRequest, HttpResponse,
+    redirect, settings, Clock, Credential, Credentials, Endpoint, HttpRequest, HttpResponse,
     LocalFuture, Policy, Store, Transport, TransportError,
 };
-use agenteval_core::text::decimal;
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -82,41 +81,32 @@ impl JudgeSettings {
                 .filter(|text| !text.trim().is_empty())
                 .ok_or_else(|| ApiError::argument(&judge.field(key), what))
         };
-        let kind_name = required("kind", "\"azure\", \"azure-v1\" or \"openai\"")?;
-        let kind = EndpointKind::parse(&kind_name).ok_or_else(|| {
-            ApiError::argument(
-                &judge.field("kind"),
-                "\"azure\", \"azure-v1\" or \"openai\"",
-            )
-        })?;
-        let url = required("endpoint", "the endpoint's http(s) URL")?;
+        let kind = required("kind", "\"azure\", \"azure-v1\" or \"openai\"")?;
+        let endpoint = required("endpoint", "the endpoint's http(s) URL")?;
         let model = required("model", "a deployment or model name")?;
-        let mut endpoint = Endpoint::new(kind, &url, &model)
-            .map_err(|error| ApiError::argument(&judge.field("endpoint"), error.0))?;
-        if let Some(version) = judge.string("apiVersion")? {
-            endpoint.api_version = version;
-        }
-        endpoint.reasoning = boolean(&judge, "reasoning")?.unwrap_or(false);
-        endpoint.json_mode = boolean(&judge, "jsonMode")?.unwrap_or(true);
-        endpoint.temperature = number(&judge, "temperature", 0.0, 2.0)?;
-        endpoint.max_tokens = integer(&judge, "maxTokens", 1, 1_000_000)?.map(|n| n as u32);
-        endpoint.seed = integer(&judge, "seed", 0, u32::MAX.into())?;
-        endpoint.embedding_model = judge
-            .string("embeddingModel")?
-            .map(|model| model.trim().to_owned())
-            .filter(|model| !model.is_empty());
-        let defaults = Policy::default();
-        let policy = Policy {
-            concurrency: integer(&judge, "concurrency", 1, 256)?
-                .map_or(defaults.concurrency, |n| n as usize),
-            max_retries: integer(&judge, "retries", 0, 100)?
-                .map_or(defaults.max_retries, |n| n as u32),
-            timeout: number(&judge, "timeoutMs", 1.0, 3_600_000.0)?
-                .map_or(defaults.timeout, millis),
-            backoff_base: number(&judge, "backoffMs", 0.0, 600_000.0)?
-                .map_or(defaults.backoff_base, millis),
-            ..defaults
+        let requested = settings::JudgeSettings {
+            kind: Some(kind),
+            endpoint,
+            model,
+            api_version: judge.string("apiVersion")?,
+            embedding_model: judge.string("embeddingModel")?,
+            concurrency: number(&judge, "concurrency")?,
+            retries: number(&judge, "retries")?,
+            timeout_ms: number(&judge, "timeoutMs")?,
+            backoff_ms: number(&judge, "backoffMs")?,
+            reasoning: boolean(&judge, "reasoning")?.unwrap_or(false),
+            json_mode: boolean(&judge, "jsonMode")?,
+            temperature: number(&judge, "temperature")?,
+            max_tokens: number(&judge, "maxTokens")?,
+            seed: number(&judge, "seed")?,
         };
+        let (endpoint, policy) = requested.resolve().map_err(|error| {
+            let expected = error
+                .expected
+                .strip_prefix("expected ")
+                .unwrap_or(&error.expected);
+            ApiError::argument(&judge.field(error.setting.option_key()), expected)
+        })?;
         let api_key = judge.get("apiKey");
         let get_token = judge.function("getToken")?;
         let api_key = if api_key.is_undefined() || api_key.is_null() {
@@ -131,6 +121,15 @@ impl JudgeSettings {
                     })?,
             )
         };
+        if let Some(key) = &api_key {
+            settings::check_key(key).map_err(|error| {
+                let expected = error
+                    .expected
+                    .strip_prefix("expected ")
+                    .unwrap_or(&error.expected);
+                ApiError::argument(&judge.field("apiKey"), expected)
+            })?;
+        }
         if api_key.is_some() && get_token.is_some() {
             return Err(ApiError::argument(
                 "options.judge",
@@ -146,10 +145,6 @@ impl JudgeSettings {
     }
 }
 
-fn millis(value: f64) -> Duration {
-    Duration::from_secs_f64(value / 1000.0)
-}
-
 fn boolean(options: &OptionsObject, key: &str) -> Result<Option<bool>, ApiError> {
     let value = options.get(key);
     if value.is_undefined() || value.is_null() {
@@ -161,43 +156,16 @@ fn boolean(options: &OptionsObject, key: &str) -> Result<Option<bool>, ApiError>
         .ok_or_else(|| ApiError::argument(&options.field(key), "a boolean"))
 }
 
-fn number(
-    options: &OptionsObject,
-    key: &str,
-    low: f64,
-    high: f64,
-) -> Result<Option<f64>, ApiError> {
+/// A number as given; its bounds are the core's (`judge::settings`).
+fn number(options: &OptionsObject, key: &str) -> Result<Option<f64>, ApiError> {
     let value = options.get(key);
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    match value.as_f64() {
-        Some(number) if number.is_finite() && (low..=high).contains(&number) => Ok(Some(number)),
-        _ => Err(ApiError::argument(
-            &options.field(key),
-            format!(
-                "a number from {} to {}",
-                decimal::plain(low),
-                decimal::plain(high)
-            ),
-        )),
-    }
-}
-
-fn integer(
-    options: &OptionsObject,
-    key: &str,
-    low: u64,
-    high: u64,
-) -> Result<Option<u64>, ApiError> {
-    match number(options, key, low as f64, high as f64)? {
-        Some(number) if number.fract() == 0.0 => Ok(Some(number as u64)),
-        Some(_) => Err(ApiError::argument(
-            &options.field(key),
-            format!("an integer from {low} to {high}"),
-        )),
-        None => Ok(None),
-    }
+    value
+        .as_f64()
+        .map(Some)
+        .ok_or_else(|| ApiError::argument(&options.field(key), "a number"))
 }
 
 /// The key, or a token from the caller's `getToken` for every request.

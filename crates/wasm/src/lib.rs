@@ -41,6 +41,7 @@ pub mod report_json;
 #[cfg(feature = "reports")]
 pub mod rows;
 pub mod run;
+pub mod run_plan;
 pub mod types;
 pub mod validate;
 
