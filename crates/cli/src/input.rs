@@ -9,6 +9,7 @@ use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json::Value;
 use agenteval_core::{json, plan, Diagnostic, Severity};
 
+use crate::terminal::visible;
 use crate::UsageError;
 
 /// The name diagnostics use for a dataset argument.
@@ -176,7 +177,10 @@ fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> io::Result<usize> 
 /// Prints diagnostics to stderr, naming the source.
 pub fn report_diagnostics(diagnostics: &[Diagnostic], name: &str) {
     for diagnostic in diagnostics {
-        eprintln!("{}", diagnostic.clone().in_source(name));
+        eprintln!(
+            "{}",
+            visible(&diagnostic.clone().in_source(name).to_string())
+        );
     }
 }
 
@@ -191,7 +195,7 @@ pub fn load_whole(bytes: &[u8], config: Option<&Value>, name: &str) -> Result<Lo
             let rendered: Vec<String> = error
                 .diagnostics
                 .into_iter()
-                .map(|diagnostic| diagnostic.in_source(name).to_string())
+                .map(|diagnostic| visible(&diagnostic.in_source(name).to_string()).into_owned())
                 .collect();
             Err(UsageError(rendered.join("\n")))
         }

@@ -25,6 +25,7 @@ mod judge;
 mod output;
 mod reopen;
 mod summary;
+mod terminal;
 mod wordnet;
 
 use std::path::PathBuf;
@@ -162,7 +163,9 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(UsageError(message)) => {
-            eprintln!("{message}");
+            for line in message.lines() {
+                eprintln!("{}", terminal::visible(line));
+            }
             ExitCode::from(2)
         }
     }

@@ -27,7 +27,9 @@ fn read_error(error: ReadError, name: &str) -> UsageError {
     let lines: Vec<String> = error
         .diagnostics()
         .iter()
-        .map(|diagnostic| diagnostic.clone().in_source(name).to_string())
+        .map(|diagnostic| {
+            crate::terminal::visible(&diagnostic.clone().in_source(name).to_string()).into_owned()
+        })
         .collect();
     UsageError(lines.join("\n"))
 }

@@ -1,13 +1,20 @@
-//! The summary table printed to stderr after scoring.
+//! The summary table printed to stderr after scoring; names from the data are shown through
+//! [`visible`].
 
 use agenteval_core::report::JudgeRun;
 use agenteval_core::text::decimal;
 use agenteval_core::Summary;
 
+use crate::terminal::visible;
+
 /// Renders the per-evaluator table and the status counts.
 pub fn table(summary: &Summary) -> String {
-    let width = summary
+    let evaluators: Vec<_> = summary
         .per_evaluator()
+        .iter()
+        .map(|(name, tally)| (visible(name).into_owned(), tally))
+        .collect();
+    let width = evaluators
         .iter()
         .map(|(name, _)| name.chars().count())
         .chain([9])
@@ -17,7 +24,7 @@ pub fn table(summary: &Summary) -> String {
         "{:<width$}  {:>6} {:>6} {:>6} {:>7} {:>9} {:>8}\n",
         "evaluator", "pass", "fail", "error", "skipped", "pass rate", "mean"
     );
-    for (name, tally) in summary.per_evaluator() {
+    for (name, tally) in evaluators {
         let rate = tally.pass_rate.map_or_else(
             || "-".to_owned(),
             |rate| format!("{}%", decimal::fixed(rate * 100.0, 1)),
@@ -43,7 +50,7 @@ pub fn judge_line(figures: &JudgeRun) -> String {
     let mut line = format!(
         "judge ({} {}): {} calls, {} from cache, {} requests, {} retries, {} rate-limited, {} failed; tokens {} prompt + {} completion = {}\n",
         figures.endpoint,
-        figures.model,
+        visible(&figures.model),
         figures.calls,
         figures.cache_hits,
         figures.requests,

@@ -168,3 +168,44 @@ fn absurd_judge_limits_and_bad_ports_are_refused_up_front() {
         assert!(stderr.contains(expected), "{flags:?}: {stderr}");
     }
 }
+
+#[test]
+fn control_characters_from_the_data_are_shown_not_sent_to_the_terminal() {
+    let dir = scratch("escapes");
+    let rows = dir.join("rows.jsonl");
+    let name = "f1\u{1b}]0;pwned\u{7}\u{1b}[2J\rFAKE: all passed";
+    let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": name,
+        "evaluator_name": "builtin.f1_score"}]});
+    let text = format!(
+        "{config}\n{}\n{}\n",
+        json!({"response": "a b", "ground_truth": "a b"}),
+        json!({"response": "x", "ground_truth": "y", "\u{1b}[31mkey": 1})
+    );
+    std::fs::write(&rows, text).expect("rows written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&rows)
+        .output()
+        .expect("agenteval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert!(
+        !stderr.contains('\r') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(
+        stderr.contains("f1\\x1b]0;pwned\\x07\\x1b[2J\\rFAKE: all passed"),
+        "{stderr}"
+    );
+    let missing = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(dir.join("no-such-\u{1b}[2J.json"))
+        .output()
+        .expect("agenteval runs");
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        !stderr.contains('\u{1b}') && stderr.contains("no-such-\\x1b[2J.json"),
+        "{stderr:?}"
+    );
+}

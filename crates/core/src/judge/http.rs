@@ -140,6 +140,30 @@ impl fmt::Debug for Credential {
     }
 }
 
+impl Credential {
+    /// The secret itself, to redact wherever server text could echo it.
+    pub fn secret(&self) -> &str {
+        match self {
+            Credential::ApiKey(secret) | Credential::Bearer(secret) => secret,
+        }
+    }
+}
+
+/// `text` with every occurrence of `secret` replaced by its first three characters and
+/// `…[redacted]` (the whole of it for a secret shorter than 12), so a key a server echoes in an
+/// error or a reply never reaches a result, an output, a log or the cache.
+pub fn redact<'t>(text: &'t str, secret: &str) -> std::borrow::Cow<'t, str> {
+    if secret.is_empty() || !text.contains(secret) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let shown: String = if secret.chars().count() < 12 {
+        String::new()
+    } else {
+        secret.chars().take(3).collect()
+    };
+    std::borrow::Cow::Owned(text.replace(secret, &format!("{shown}…[redacted]")))
+}
+
 /// A fixed credential (or none).
 #[derive(Debug, Clone, Default)]
 pub struct FixedCredential(pub Option<Credential>);
@@ -171,6 +195,25 @@ mod tests {
         assert!(shown.contains("application/json"));
         let credential = Credential::ApiKey("sk-secret-3".into());
         assert!(!format!("{credential:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn echoed_secrets_are_redacted_wherever_they_appear() {
+        let key = "sk-proj-4f8a9b0c1d2e";
+        let echoed = format!("invalid key {key} (key: '{key}')");
+        assert_eq!(
+            redact(&echoed, key),
+            "invalid key sk-…[redacted] (key: 'sk-…[redacted]')"
+        );
+        assert_eq!(
+            redact("short secret abc123 here", "abc123"),
+            "short secret …[redacted] here"
+        );
+        assert!(matches!(
+            redact("nothing to hide", key),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert_eq!(redact("x", ""), "x");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! stops new requests and aborts those in flight, and the cache. IO reaches it only through
 //! [`Transport`], [`Clock`], [`Credentials`] and [`Store`].
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::pin::pin;
 use std::time::Duration;
@@ -14,7 +15,7 @@ use super::backoff::{backoff, requested_wait};
 use super::cache::{MemoryCache, Store};
 use super::cancel::Cancel;
 use super::endpoint::Endpoint;
-use super::http::{Clock, Credentials, HttpResponse, Transport, TransportError};
+use super::http::{redact, Clock, Credentials, HttpResponse, Transport, TransportError};
 use super::limiter::Limiter;
 use super::redirect;
 use super::reply::{read_completion, read_embeddings, BodyError, Completion, Usage};
@@ -297,8 +298,12 @@ impl<'a> Scheduler<'a> {
             )));
         }
         let mut http = request.http(&self.endpoint);
+        let mut secret = None;
         match self.credentials.credential().await {
-            Ok(Some(credential)) => http.headers.push(self.endpoint.auth_header(&credential)),
+            Ok(Some(credential)) => {
+                http.headers.push(self.endpoint.auth_header(&credential));
+                secret = Some(credential.secret().to_owned());
+            }
             Ok(None) => {}
             Err(message) => {
                 return Ok(Attempt::Final(JudgeFailure {
@@ -329,6 +334,10 @@ impl<'a> Scheduler<'a> {
             Either::Right((Either::Right(_), _)) => return Err(CallError::Cancelled),
         };
         drop(permit);
+        let response = match secret.as_deref() {
+            Some(secret) => redacted(response, secret),
+            None => response,
+        };
         Ok(self.classify(
             response,
             request,
@@ -422,6 +431,29 @@ impl<'a> Scheduler<'a> {
                 format!("the judge endpoint answered {status}{said}; check the endpoint, model and api-version"),
             )),
         }
+    }
+}
+
+/// `response` with `secret` redacted from its body, headers and error text.
+fn redacted(
+    response: Result<HttpResponse, TransportError>,
+    secret: &str,
+) -> Result<HttpResponse, TransportError> {
+    let clean = |text: String| match redact(&text, secret) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(clean) => clean,
+    };
+    match response {
+        Ok(mut response) => {
+            response.body = clean(std::mem::take(&mut response.body));
+            for (_, value) in &mut response.headers {
+                *value = clean(std::mem::take(value));
+            }
+            Ok(response)
+        }
+        Err(TransportError::Network(text)) => Err(TransportError::Network(clean(text))),
+        Err(TransportError::Invalid(text)) => Err(TransportError::Invalid(clean(text))),
+        Err(TransportError::Redirected(text)) => Err(TransportError::Redirected(clean(text))),
     }
 }
 
@@ -645,6 +677,34 @@ mod tests {
             unreachable!()
         };
         assert!(!failure.message.contains("secret-key"));
+    }
+
+    #[test]
+    fn a_key_the_endpoint_echoes_is_redacted_from_errors_replies_and_the_cache() {
+        let (refused, _, _, _) = call_with(|_, _| {
+            Some(Ok(HttpResponse {
+                status: 401,
+                headers: Vec::new(),
+                body: "{\"error\": {\"message\": \"bad key secret-key\"}}".into(),
+            }))
+        });
+        let Err(CallError::Failed(failure)) = refused else {
+            unreachable!()
+        };
+        assert!(
+            failure.message.contains("bad key …[redacted]"),
+            "{}",
+            failure.message
+        );
+        let (answered, _, _, _) = call_with(|_, _| {
+            Some(Ok(completion(
+                "{\"score\": 4, \"reason\": \"your key is secret-key\"}",
+            )))
+        });
+        let answer = answered.unwrap();
+        assert!(!answer.body.contains("secret-key"), "{}", answer.body);
+        let content = answer.completion.content.unwrap_or_default();
+        assert!(content.contains("your key is …[redacted]"), "{content}");
     }
 
     #[test]
