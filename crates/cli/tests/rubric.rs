@@ -202,7 +202,13 @@ fn every_report_format_shows_the_dimensions() {
     });
     for format in ["md", "html", "junit", "csv", "document"] {
         let output = run(&dir, &document, &judge.url(), format);
-        let text = String::from_utf8_lossy(&output.stdout);
+        let written = String::from_utf8_lossy(&output.stdout);
+        // Markdown backslash-escapes the data's punctuation; rendered, it reads the same.
+        let text = if format == "md" {
+            written.replace('\\', "")
+        } else {
+            written.into_owned()
+        };
         assert!(
             text.contains("policy_enforcement 1/5 (weight 5)"),
             "{format}: {text}"

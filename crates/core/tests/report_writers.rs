@@ -572,8 +572,9 @@ fn markdown_snapshot() {
 #[test]
 fn markdown_escapes_cells() {
     let text = markdown::write(&sample_report());
-    assert!(text
-        .contains("=HYPERLINK(\"http://evil\") \\| pipe, comma second line (below threshold 0.5)"));
+    assert!(text.contains(
+        "=HYPERLINK\\(\"http\\://evil\"\\) \\| pipe, comma second line \\(below threshold 0.5\\)"
+    ));
     assert!(text.contains("| PartialMatch | 2 | 1 | 1 | 0 | 66.7% | 0.683 | 0.25 | 1 |"));
     assert!(!text.contains("<script>"));
 }

@@ -1,9 +1,13 @@
 //! Markdown summary: the run's status counts, a per-evaluator table, and the items that did not
 //! pass with their reasons.
 //!
-//! Dataset and agent text is untrusted: cells escape `|`, `\`, `` ` ``, `*` and the HTML-significant
-//! `<`, `>`, `&` (Markdown renderers pass raw HTML through), and fold line breaks into one space.
-//! No IO.
+//! Dataset and agent text is untrusted, and this output is rendered where it lands (CI job
+//! summaries, pull-request comments): nothing from the data may become a link, an image, HTML or
+//! formatting. Cells backslash-escape the punctuation that opens Markdown constructs (`|`, `\`,
+//! `` ` ``, `*`, `_`, `~`, `[`, `]`, `(`, `)`, `!`, `#`, `:` and `@`, which also breaks GitHub's bare
+//! `https://` and e-mail autolinks, and the `.` of a `www.` one), write `<`, `>`, `&` as entities
+//! (renderers pass raw HTML through), show control characters as `\x1b`-style text and fold line
+//! breaks into one space. No IO.
 
 use crate::outcome::Verdict;
 use crate::status::ItemStatus;
@@ -132,16 +136,65 @@ fn cell(raw: &str) -> String {
         match c {
             '\n' | '\r' if previous_was_break => {}
             '\n' | '\r' => escaped.push(' '),
-            '|' => escaped.push_str("\\|"),
-            '\\' => escaped.push_str("\\\\"),
-            '`' => escaped.push_str("\\`"),
-            '*' => escaped.push_str("\\*"),
             '<' => escaped.push_str("&lt;"),
             '>' => escaped.push_str("&gt;"),
             '&' => escaped.push_str("&amp;"),
+            '|' | '\\' | '`' | '*' | '_' | '~' | '[' | ']' | '(' | ')' | '!' | '#' | ':' | '@' => {
+                escaped.push('\\');
+                escaped.push(c);
+            }
+            '.' if ends_with_www(&escaped) => escaped.push_str("\\."),
+            c if c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
+                escaped.push_str(&format!("\\x{{{:x}}}", u32::from(c)));
+            }
             _ => escaped.push(c),
         }
         previous_was_break = is_break;
     }
     escaped
+}
+
+fn ends_with_www(text: &str) -> bool {
+    text.len() >= 3
+        && text
+            .get(text.len() - 3..)
+            .is_some_and(|tail| tail.eq_ignore_ascii_case("www"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn nothing_from_the_data_becomes_a_link_an_image_or_html() {
+        assert_eq!(
+            cell("![b](http://evil.example/beacon.png)"),
+            "\\!\\[b\\]\\(http\\://evil.example/beacon.png\\)"
+        );
+        assert_eq!(
+            cell("[click](javascript:alert(1))"),
+            "\\[click\\]\\(javascript\\:alert\\(1\\)\\)"
+        );
+        assert_eq!(
+            cell("see https://evil.example"),
+            "see https\\://evil.example"
+        );
+        assert_eq!(
+            cell("www.evil.example and WWW.x"),
+            "www\\.evil.example and WWW\\.x"
+        );
+        assert_eq!(cell("mail a@b.example"), "mail a\\@b.example");
+        assert_eq!(
+            cell("<img src=x onerror=alert(1)>"),
+            "&lt;img src=x onerror=alert\\(1\\)&gt;"
+        );
+        assert_eq!(cell("name\u{1b}[2J\u{7}"), "name\\x{1b}\\[2J\\x{7}");
+        assert_eq!(
+            cell("_em_ ~~del~~ **b** # h"),
+            "\\_em\\_ \\~\\~del\\~\\~ \\*\\*b\\*\\* \\# h"
+        );
+        assert_eq!(cell("line one\r\nline two"), "line one line two");
+    }
 }
