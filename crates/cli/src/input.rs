@@ -137,7 +137,8 @@ pub fn sniff(opened: Opened, name: &str, config_given: bool) -> Result<Source, U
         let head = head
             .into_iter()
             .map(|(number, range)| {
-                let line = consumed.get(range).unwrap_or_default().trim_ascii();
+                let line = consumed.get(range).unwrap_or_default();
+                let line = line.strip_suffix(b"\n").unwrap_or(line);
                 (number, line.to_vec())
             })
             .collect();

@@ -293,16 +293,14 @@ fn score_lines(
         if bytes.trim_ascii().is_empty() {
             continue;
         }
-        let row = FoundryRow::parse_line(bytes.trim_ascii(), number);
+        let row = FoundryRow::parse_line(&bytes, number);
         if let Err(problem) = &row.row {
             input::report_diagnostics(std::slice::from_ref(problem), name);
         }
         let outcome = scorer.score_row(index, &row);
         index += 1;
         if format == OutputFormat::Foundry {
-            let empty = Map::new();
-            let fields = row.row.as_ref().unwrap_or(&empty);
-            write_json_line(writer, &report::foundry_rows::row(fields, &outcome))?;
+            write_json_line(writer, &report::foundry_rows::output_row(&row, &outcome))?;
             writer.flush().map_err(write_error)?;
             report.summary.add(&outcome);
         } else {
@@ -336,10 +334,8 @@ fn write_whole(
             writer.write_all(b"\n").map_err(write_error)
         }
         (OutputFormat::Foundry, Dataset::Foundry(ref rows)) => {
-            let empty = Map::new();
             for (row, outcome) in rows.rows.iter().zip(&report.items) {
-                let fields = row.row.as_ref().unwrap_or(&empty);
-                write_json_line(writer, &report::foundry_rows::row(fields, outcome))?;
+                write_json_line(writer, &report::foundry_rows::output_row(row, outcome))?;
             }
             Ok(())
         }

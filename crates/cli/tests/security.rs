@@ -209,3 +209,45 @@ fn control_characters_from_the_data_are_shown_not_sent_to_the_terminal() {
         "{stderr:?}"
     );
 }
+
+#[test]
+fn an_unreadable_jsonl_row_becomes_an_error_row_at_the_position_validate_gives() {
+    let dir = scratch("unreadable-row");
+    let rows = dir.join("rows.jsonl");
+    let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
+        "evaluator_name": "builtin.f1_score"}]});
+    std::fs::write(
+        &rows,
+        format!(
+            "{config}\n{{\"response\": \"a b\", \"ground_truth\": \"a b\"}}\n  {{\"response\": \"c\" oops}}\r\n{{\"response\": \"d e\", \"ground_truth\": \"d e\"}}\n"
+        ),
+    )
+    .expect("rows written");
+    let run = |command: &str| {
+        Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .arg(command)
+            .arg(&rows)
+            .output()
+            .expect("agenteval runs")
+    };
+    let scored = run("score");
+    let lines: Vec<Value> = String::from_utf8_lossy(&scored.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        3,
+        "every row is written, the unreadable one too"
+    );
+    assert_eq!(lines[1]["row_line"], 3);
+    assert_eq!(lines[1]["row_text"], "{\"response\": \"c\" oops}");
+    assert_eq!(
+        lines[1]["row_error"],
+        "line 3, column 20: expected `,` or `}` after the object member"
+    );
+    assert_eq!(lines[2]["f1_result"], "pass");
+    let position = "rows.jsonl:3:20: error";
+    assert!(String::from_utf8_lossy(&scored.stderr).contains(position));
+    assert!(String::from_utf8_lossy(&run("validate").stderr).contains(position));
+}

@@ -171,12 +171,10 @@ pub fn render(
         },
         Format::Foundry => match dataset {
             Some(Dataset::Foundry(rows)) => {
-                let empty = Map::new();
                 let mut text = String::new();
                 for (row, outcome) in rows.rows.iter().zip(&report.items) {
-                    let fields = row.row.as_ref().unwrap_or(&empty);
                     text.push_str(&report::foundry_rows::jsonl_line(
-                        &report::foundry_rows::row(fields, outcome),
+                        &report::foundry_rows::output_row(row, outcome),
                     ));
                 }
                 text

@@ -245,6 +245,25 @@ pub struct FoundryRow {
     pub line: Option<usize>,
     /// The row, or the problem that makes it unusable.
     pub row: Result<Map<String, Value>, Diagnostic>,
+    /// An unusable row's text as written, clipped to [`ROW_TEXT_CLIP`] bytes; `None` for a
+    /// usable row.
+    pub text: Option<String>,
+}
+
+/// The most bytes of an unusable row's text kept for its error row.
+pub const ROW_TEXT_CLIP: usize = 200;
+
+/// `bytes` as text, clipped to [`ROW_TEXT_CLIP`] bytes at a character boundary (`…` marks a cut).
+fn clipped(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes.trim_ascii());
+    if text.len() <= ROW_TEXT_CLIP {
+        return text.into_owned();
+    }
+    let mut end = ROW_TEXT_CLIP;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", text.get(..end).unwrap_or_default())
 }
 
 impl FoundryRow {
@@ -269,6 +288,7 @@ impl FoundryRow {
         };
         FoundryRow {
             line: Some(line),
+            text: row.is_err().then(|| clipped(bytes)),
             row,
         }
     }
@@ -378,22 +398,25 @@ impl FoundryDataset {
             .map(|(index, row)| {
                 let pointer = rows_at.map_or_else(String::new, |rows| format!("{rows}/{index}"));
                 let beyond_limits = limit_problem(&pointer, &row);
+                let (row, text) = match (row, beyond_limits) {
+                    (Value::Object(row), None) => (Ok(row), None),
+                    (other, beyond_limits) => {
+                        let diagnostic = beyond_limits.unwrap_or_else(|| {
+                            let message = format!(
+                                "expected a JSON object (a row), got {}",
+                                crate::options::json_type_name(&other)
+                            );
+                            Diagnostic::at_pointer(pointer, message)
+                        });
+                        diagnostics.push(diagnostic.clone());
+                        let written = serde_json::to_string(&other).unwrap_or_default();
+                        (Err(diagnostic), Some(clipped(written.as_bytes())))
+                    }
+                };
                 FoundryRow {
                     line: None,
-                    row: match (row, beyond_limits) {
-                        (Value::Object(row), None) => Ok(row),
-                        (other, beyond_limits) => {
-                            let diagnostic = beyond_limits.unwrap_or_else(|| {
-                                let message = format!(
-                                    "expected a JSON object (a row), got {}",
-                                    crate::options::json_type_name(&other)
-                                );
-                                Diagnostic::at_pointer(pointer, message)
-                            });
-                            diagnostics.push(diagnostic.clone());
-                            Err(diagnostic)
-                        }
-                    },
+                    row,
+                    text,
                 }
             })
             .collect();

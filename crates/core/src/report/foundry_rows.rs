@@ -12,8 +12,10 @@
 //! | skipped | `not_applicable` | `skipped`   | `null`    | why it did not run  |
 //!
 //! The skipped shape is the reference's not-applicable shape; the error shape has no reference
-//! counterpart (the reference raises), so it names itself. No IO.
+//! counterpart (the reference raises), so it names itself. A row that could not be read at all
+//! becomes an error row ([`output_row`]). No IO.
 
+use crate::dataset::foundry::FoundryRow;
 use crate::json::{Map, Number, Value};
 
 use crate::outcome::{EvalResult, Verdict};
@@ -30,6 +32,31 @@ pub fn row(input_row: &Map<String, Value>, outcome: &CaseOutcome) -> Map<String,
         }
     }
     output
+}
+
+/// The output row for `input`, whatever it is: [`row`] for a usable row; for an unusable one (a
+/// JSONL line that is not a JSON object), an error row that keeps where it was, what it said and
+/// why it could not be read: `row_line` (its 1-based JSONL line, or `null`), `row_text` (its text,
+/// clipped) and `row_error` (the problem, with its line and column or JSON pointer).
+pub fn output_row(input: &FoundryRow, outcome: &CaseOutcome) -> Map<String, Value> {
+    match &input.row {
+        Ok(fields) => row(fields, outcome),
+        Err(problem) => {
+            let mut output = Map::new();
+            output.insert(
+                "row_line".to_owned(),
+                input
+                    .line
+                    .map_or(Value::Null, |line| Value::from(line as u64)),
+            );
+            output.insert(
+                "row_text".to_owned(),
+                input.text.as_deref().map_or(Value::Null, Value::from),
+            );
+            output.insert("row_error".to_owned(), Value::from(problem.describe()));
+            output
+        }
+    }
 }
 
 /// The flat keys of one result, in the reference's order.
