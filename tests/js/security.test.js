@@ -81,3 +81,61 @@ test("chromium: a redirect from the judge is never followed with the key, and sa
   assert.match(result.error.message, /the browser does not reveal where/);
   assert.equal(received.length, 0, "the other origin got no request, not even a preflight");
 });
+
+/** A judge that answers with a body that never ends (bounded at 256 MiB), counting what it sent. */
+async function endlessJudge() {
+  const state = { sent: 0 };
+  const server = createServer((request, response) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-allow-methods": "POST, OPTIONS" };
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    response.writeHead(200, { ...cors, "content-type": "application/json" });
+    const chunk = Buffer.alloc(1 << 16, 120);
+    const more = () => {
+      while (state.sent < 256 << 20) {
+        state.sent += chunk.length;
+        if (!response.write(chunk)) {
+          response.once("drain", more);
+          return;
+        }
+      }
+      response.end();
+    };
+    response.on("close", () => { state.closed = true; });
+    more();
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { state, url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }) };
+}
+
+const plain = { schemaVersion: "1.11.0", default_evaluators: { Relevance: {} }, items: [{ prompt: "p", response: "r" }] };
+
+test("node and chromium: an endless judge reply is given up at the limit, not read whole", async () => {
+  const endless = await endlessJudge();
+  try {
+    const options = { kind: "openai", endpoint: endless.url, model: "m", retries: 0, timeoutMs: 20000 };
+    const report = await agenteval.score(plain, { judge: options });
+    const result = report.items[0].results[0];
+    assert.equal(result.error?.code, "evaluatorError", JSON.stringify(result));
+    assert.match(result.error.message, /larger than 4194304 bytes/);
+    assert.ok(endless.state.sent < 64 << 20, `${endless.state.sent} bytes sent`);
+    const small = await agenteval.score(plain, { judge: { ...options, maxReplyBytes: 2048 } });
+    assert.match(small.items[0].results[0].error.message, /larger than 2048 bytes/);
+    endless.state.sent = 0;
+    const inPage = await chromium.page.evaluate(
+      async ({ options, data }) => (await globalThis.agenteval.score(data, { judge: options })).items[0].results[0],
+      { options, data: plain },
+    );
+    assert.equal(inPage.error?.code, "evaluatorError", JSON.stringify(inPage));
+    assert.match(inPage.error.message, /larger than 4194304 bytes/);
+    assert.ok(endless.state.sent < 64 << 20, `${endless.state.sent} bytes sent to the page`);
+    await assert.rejects(
+      () => agenteval.score(plain, { judge: { ...options, maxReplyBytes: 10 } }),
+      (error) => error.code === "invalidArgument" && /options\.judge\.maxReplyBytes/.test(error.message),
+    );
+  } finally {
+    await endless.close();
+  }
+});

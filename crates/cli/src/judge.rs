@@ -52,6 +52,9 @@ pub struct JudgeArgs {
     /// Milliseconds of the first back-off wait before a retry; it doubles on each retry (with jitter), up to 30 s [default: 500].
     #[arg(long, value_name = "MS")]
     pub judge_backoff_ms: Option<f64>,
+    /// The largest judge reply read, in bytes, 1024 to 268435456 [default: 4194304, 4 MiB]; a longer one is an error.
+    #[arg(long, value_name = "BYTES")]
+    pub judge_max_reply_bytes: Option<f64>,
     /// The model is a reasoning model: max_completion_tokens and no temperature.
     #[arg(long)]
     pub judge_reasoning: bool,
@@ -137,6 +140,7 @@ impl JudgeArgs {
             temperature: self.judge_temperature,
             max_tokens: self.judge_max_tokens,
             seed: self.judge_seed,
+            max_reply_bytes: self.judge_max_reply_bytes,
         };
         let (endpoint, policy) = requested.resolve().map_err(|error| {
             let mut message = error.for_cli();
@@ -244,7 +248,8 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
     Ok(())
 }
 
-/// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides).
+/// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides)
+/// and reading no more of a reply than the request allows, checked as it streams.
 struct ReqwestTransport {
     client: reqwest::Client,
 }
@@ -267,7 +272,14 @@ impl Transport for ReqwestTransport {
             for (name, value) in &request.headers {
                 builder = builder.header(name.as_str(), value.as_str());
             }
-            let response = builder.send().await.map_err(describe)?;
+            let limit = request.max_response_bytes;
+            let mut response = builder.send().await.map_err(describe)?;
+            if response
+                .content_length()
+                .is_some_and(|length| length > limit as u64)
+            {
+                return Err(TransportError::TooLarge { limit });
+            }
             let status = response.status().as_u16();
             let headers = response
                 .headers()
@@ -276,7 +288,15 @@ impl Transport for ReqwestTransport {
                     Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
                 })
                 .collect();
-            let body = response.text().await.map_err(describe)?;
+            let mut bytes = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(describe)? {
+                if bytes.len() + chunk.len() > limit {
+                    return Err(TransportError::TooLarge { limit });
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            let body = String::from_utf8(bytes)
+                .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
             Ok(HttpResponse {
                 status,
                 headers,

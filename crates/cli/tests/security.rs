@@ -251,3 +251,85 @@ fn an_unreadable_jsonl_row_becomes_an_error_row_at_the_position_validate_gives()
     assert!(String::from_utf8_lossy(&scored.stderr).contains(position));
     assert!(String::from_utf8_lossy(&run("validate").stderr).contains(position));
 }
+
+/// A server that answers every request with a 200 whose body never ends (chunked), or declares
+/// `content_length` and sends nothing; returns its URL and the bytes it managed to send.
+fn endless_server(
+    content_length: Option<u64>,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}", listener.local_addr().expect("an address"));
+    let sent = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = sent.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(4) {
+            let Ok(mut stream) = stream else { continue };
+            let mut head = [0u8; 65536];
+            let _ = stream.read(&mut head);
+            let header = match content_length {
+                Some(length) => format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {length}\r\n\r\n"),
+                None => "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n".to_owned(),
+            };
+            if stream.write_all(header.as_bytes()).is_err() || content_length.is_some() {
+                std::thread::sleep(std::time::Duration::from_secs(2));
+                continue;
+            }
+            let chunk = format!("10000\r\n{}\r\n", "x".repeat(0x10000));
+            // Bounded: 256 MiB at most, far past the 4 MiB limit.
+            for _ in 0..4096 {
+                if stream.write_all(chunk.as_bytes()).is_err() {
+                    break;
+                }
+                counter.fetch_add(0x10000, Ordering::Relaxed);
+            }
+        }
+    });
+    (url, sent)
+}
+
+#[test]
+fn an_endless_or_huge_judge_reply_is_given_up_at_the_limit() {
+    for content_length in [None, Some(4_294_967_296)] {
+        let (url, sent) = endless_server(content_length);
+        let dir = scratch("endless");
+        let file = dir.join("dataset.json");
+        std::fs::write(
+            &file,
+            json!({"schemaVersion": "1.11.0", "default_evaluators": {"Relevance": {}},
+                "items": [{"prompt": "p", "response": "r"}]})
+            .to_string(),
+        )
+        .expect("dataset written");
+        let started = std::time::Instant::now();
+        let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .arg("score")
+            .arg(&file)
+            .args([
+                "--format",
+                "report",
+                "--no-judge-cache",
+                "--judge-timeout",
+                "20",
+            ])
+            .env("AZURE_AI_OPENAI_ENDPOINT", &url)
+            .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+            .output()
+            .expect("agenteval runs");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("a report");
+        let result = &report["items"][0]["results"][0];
+        assert_eq!(result["error"]["code"], "evaluatorError", "{result}");
+        let message = result["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("larger than 4194304 bytes"), "{message}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(15),
+            "given up at once, not at the time-out"
+        );
+        let written = sent.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            written < 64 << 20,
+            "{content_length:?}: the client stopped reading ({written} bytes sent)"
+        );
+    }
+}

@@ -49,6 +49,7 @@ const JUDGE_KEYS: &[&str] = &[
     "maxTokens",
     "seed",
     "embeddingModel",
+    "maxReplyBytes",
     "cache",
 ];
 
@@ -99,6 +100,7 @@ impl JudgeSettings {
             temperature: number(&judge, "temperature")?,
             max_tokens: number(&judge, "maxTokens")?,
             seed: number(&judge, "seed")?,
+            max_reply_bytes: number(&judge, "maxReplyBytes")?,
         };
         let (endpoint, policy) = requested.resolve().map_err(|error| {
             let expected = error
@@ -230,9 +232,20 @@ impl Transport for FetchTransport {
             if response.type_() == web_sys::ResponseType::Opaqueredirect {
                 return Err(TransportError::Redirected(redirect::HIDDEN.to_owned()));
             }
+            let limit = request.max_response_bytes;
+            let declared = response
+                .headers()
+                .get("content-length")
+                .and_then(|length| length.trim().parse::<u64>().ok());
+            if declared.is_some_and(|length| length > limit as u64) {
+                return Err(TransportError::TooLarge { limit });
+            }
             let status = response.status();
             let headers = response.headers().entries().collect();
-            let body = response.text().await.map_err(network)?;
+            let body = match response.body() {
+                Some(stream) => read_limited(&stream, limit).await?,
+                None => String::new(),
+            };
             Ok(HttpResponse {
                 status,
                 headers,
@@ -240,6 +253,41 @@ impl Transport for FetchTransport {
             })
         })
     }
+}
+
+/// The body of `stream` as text, read chunk by chunk and given up past `limit` bytes (the read is
+/// cancelled, so an endless body costs no more than the limit).
+async fn read_limited(
+    stream: &web_sys::ReadableStream,
+    limit: usize,
+) -> Result<String, TransportError> {
+    let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut bytes = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read())
+            .await
+            .map_err(|error| TransportError::Network(describe(&error)))?;
+        let done = Reflect::get(&chunk, &"done".into())
+            .ok()
+            .and_then(|done| done.as_bool())
+            .unwrap_or(true);
+        if done {
+            break;
+        }
+        let value = Reflect::get(&chunk, &"value".into()).unwrap_or(JsValue::UNDEFINED);
+        let chunk = js_sys::Uint8Array::new(&value);
+        if bytes.len() + chunk.length() as usize > limit {
+            let _cancelled = reader.cancel();
+            return Err(TransportError::TooLarge { limit });
+        }
+        let start = bytes.len();
+        bytes.resize(start + chunk.length() as usize, 0);
+        if let Some(room) = bytes.get_mut(start..) {
+            chunk.copy_to(room);
+        }
+    }
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()))
 }
 
 /// A fetch failure, without the URL (which can carry a key in a query).

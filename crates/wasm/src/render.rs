@@ -2,7 +2,7 @@
 
 use agenteval_core::dataset::Dataset;
 use agenteval_core::json;
-use agenteval_core::json::{Map, Value};
+use agenteval_core::json::Value;
 use agenteval_core::report::{self, m365_document, RunReport as Core};
 use agenteval_core::text::float_parse;
 use wasm_bindgen::prelude::*;

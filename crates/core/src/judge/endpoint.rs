@@ -180,6 +180,7 @@ impl Endpoint {
             url,
             headers: vec![("content-type".to_owned(), "application/json".to_owned())],
             body,
+            max_response_bytes: super::http::DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 }

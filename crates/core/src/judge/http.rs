@@ -22,7 +22,13 @@ pub struct HttpRequest {
     pub headers: Vec<(String, String)>,
     /// JSON body.
     pub body: String,
+    /// The largest response body the transport reads: it checks `Content-Length` first and the
+    /// bytes as they stream, and answers [`TransportError::TooLarge`] past it.
+    pub max_response_bytes: usize,
 }
+
+/// The default of [`HttpRequest::max_response_bytes`]: 4 MiB, far above any judge reply.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 4 << 20;
 
 impl fmt::Debug for HttpRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -83,6 +89,11 @@ pub enum TransportError {
     Invalid(String),
     /// The endpoint redirected where agenteval does not follow ([`super::redirect`]).
     Redirected(String),
+    /// The response body is longer than the request's limit; reading stopped there.
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for TransportError {
@@ -91,6 +102,11 @@ impl fmt::Display for TransportError {
             TransportError::Network(message) => write!(f, "network error: {message}"),
             TransportError::Invalid(message) => write!(f, "request not sent: {message}"),
             TransportError::Redirected(message) => f.write_str(message),
+            TransportError::TooLarge { limit } => write!(
+                f,
+                "the response is larger than {limit} bytes; reading stopped there (raise the \
+                 judge's reply limit if the endpoint's answers are really that long)"
+            ),
         }
     }
 }
@@ -189,6 +205,7 @@ mod tests {
                 ("content-type".into(), "application/json".into()),
             ],
             body: "{}".into(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         };
         let shown = format!("{request:?}");
         assert!(!shown.contains("sk-secret"), "{shown}");

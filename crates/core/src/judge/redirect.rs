@@ -306,6 +306,7 @@ mod tests {
             url: FROM.into(),
             headers: vec![("api-key".into(), "sk-secret".into())],
             body: "{}".into(),
+            max_response_bytes: 1024,
         }
     }
 

@@ -37,6 +37,8 @@ pub struct Policy {
     pub backoff_base: Duration,
     /// Longest back-off wait, and longest wait a rate limit may ask for.
     pub backoff_cap: Duration,
+    /// The largest reply body read.
+    pub max_reply_bytes: usize,
 }
 
 impl Default for Policy {
@@ -47,6 +49,7 @@ impl Default for Policy {
             timeout: Duration::from_secs(60),
             backoff_base: Duration::from_millis(500),
             backoff_cap: Duration::from_secs(30),
+            max_reply_bytes: super::http::DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 }
@@ -298,6 +301,7 @@ impl<'a> Scheduler<'a> {
             )));
         }
         let mut http = request.http(&self.endpoint);
+        http.max_response_bytes = self.policy.max_reply_bytes;
         let mut secret = None;
         match self.credentials.credential().await {
             Ok(Some(credential)) => {
@@ -368,6 +372,12 @@ impl<'a> Scheduler<'a> {
                     failure: failure(ErrorCode::EvaluatorError, error.to_string()),
                     wait: None,
                 }
+            }
+            Err(error @ TransportError::TooLarge { .. }) => {
+                return Attempt::Final(failure(
+                    ErrorCode::EvaluatorError,
+                    format!("the judge endpoint's reply was cut off: {error}"),
+                ))
             }
             Err(error @ (TransportError::Invalid(_) | TransportError::Redirected(_))) => {
                 return Attempt::Final(failure(
@@ -454,6 +464,7 @@ fn redacted(
         Err(TransportError::Network(text)) => Err(TransportError::Network(clean(text))),
         Err(TransportError::Invalid(text)) => Err(TransportError::Invalid(clean(text))),
         Err(TransportError::Redirected(text)) => Err(TransportError::Redirected(clean(text))),
+        Err(too_large @ TransportError::TooLarge { .. }) => Err(too_large),
     }
 }
 
@@ -535,6 +546,7 @@ mod tests {
             timeout: Duration::from_secs(5),
             backoff_base: Duration::from_millis(100),
             backoff_cap: Duration::from_secs(2),
+            max_reply_bytes: 1 << 20,
         }
     }
 

@@ -37,6 +37,8 @@ pub enum Setting {
     MaxTokens,
     /// The seed override.
     Seed,
+    /// The largest reply body read.
+    MaxReplyBytes,
 }
 
 impl Setting {
@@ -56,6 +58,7 @@ impl Setting {
             Setting::Temperature => "--judge-temperature",
             Setting::MaxTokens => "--judge-max-tokens",
             Setting::Seed => "--judge-seed",
+            Setting::MaxReplyBytes => "--judge-max-reply-bytes",
         }
     }
 
@@ -75,6 +78,7 @@ impl Setting {
             Setting::Temperature => "temperature",
             Setting::MaxTokens => "maxTokens",
             Setting::Seed => "seed",
+            Setting::MaxReplyBytes => "maxReplyBytes",
         }
     }
 }
@@ -142,6 +146,14 @@ pub const SEED: Bound = Bound {
     whole: true,
 };
 
+/// The largest judge reply body read: 1 KiB to 256 MiB, default 4 MiB.
+pub const MAX_REPLY_BYTES: Bound = Bound {
+    min: 1024.0,
+    max: 268_435_456.0,
+    default: 4_194_304.0,
+    whole: true,
+};
+
 /// Why a setting is refused: which, and what was expected.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{expected}")]
@@ -198,6 +210,8 @@ pub struct JudgeSettings {
     pub max_tokens: Option<f64>,
     /// The seed override.
     pub seed: Option<f64>,
+    /// The largest reply body read, in bytes.
+    pub max_reply_bytes: Option<f64>,
 }
 
 impl JudgeSettings {
@@ -261,6 +275,11 @@ impl JudgeSettings {
             timeout: millis(value(self.timeout_ms, TIMEOUT_MS, Setting::Timeout)?),
             backoff_base,
             backoff_cap: defaults.backoff_cap.max(backoff_base),
+            max_reply_bytes: value(
+                self.max_reply_bytes,
+                MAX_REPLY_BYTES,
+                Setting::MaxReplyBytes,
+            )? as usize,
         };
         Ok((endpoint, policy))
     }
