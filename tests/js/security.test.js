@@ -132,7 +132,7 @@ test("node and chromium: an endless judge reply is given up at the limit, not re
     assert.match(inPage.error.message, /larger than 4194304 bytes/);
     assert.ok(endless.state.sent < 64 << 20, `${endless.state.sent} bytes sent to the page`);
     await assert.rejects(
-      () => agenteval.score(plain, { judge: { ...options, maxReplyBytes: 10 } }),
+      () => Promise.resolve().then(() => agenteval.score(plain, { judge: { ...options, maxReplyBytes: 10 } })),
       (error) => error.code === "invalidArgument" && /options\.judge\.maxReplyBytes/.test(error.message),
     );
   } finally {
