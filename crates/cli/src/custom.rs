@@ -25,8 +25,14 @@ pub fn templates(arguments: &[String]) -> Result<Customs, UsageError> {
         if customs.templates.iter().any(|(known, _)| known == name) {
             return Err(bad(format!("the name {name} is given twice")));
         }
-        let text = std::fs::read_to_string(file)
-            .map_err(|error| bad(format!("cannot read {file}: {error}")))?;
+        let bytes = crate::input::read_side_file(std::path::Path::new(file), "template")
+            .map_err(|error| bad(error.0))?;
+        let text = String::from_utf8(bytes).map_err(|error| {
+            bad(format!(
+                "{file}: not UTF-8 text (byte {})",
+                error.utf8_error().valid_up_to()
+            ))
+        })?;
         let template = JudgeTemplate::from_text(&text)
             .map_err(|error| bad(format!("{file}: {}", error.message)))?;
         customs

@@ -12,6 +12,63 @@ use agenteval_core::{json, plan, Diagnostic, Severity};
 use crate::terminal::visible;
 use crate::UsageError;
 
+/// The most bytes of a dataset read whole (JSON documents, CSV, and JSON Lines scored with a judge
+/// or templates); JSON Lines scored without them are streamed row by row, with no limit.
+pub const MAX_WHOLE_DATASET: u64 = 1 << 30;
+
+/// The most bytes of a config or prompt template file.
+pub const MAX_SIDE_FILE: u64 = 16 << 20;
+
+/// How far into an input the first-bytes check looks.
+const START_CHECKED: usize = 8192;
+
+/// Refuses an input whose first bytes show it is no text: a NUL byte (a binary file, `/dev/zero`).
+/// UTF-16 text, which has NULs, starts with its byte-order mark and is left for the reader to
+/// explain.
+fn check_start(prefix: &[u8], name: &str) -> Result<(), UsageError> {
+    if prefix.starts_with(b"\xFF\xFE") || prefix.starts_with(b"\xFE\xFF") {
+        return Ok(());
+    }
+    let prefix = prefix.get(..START_CHECKED).unwrap_or(prefix);
+    match memchr::memchr(0, prefix) {
+        Some(position) => Err(UsageError(format!(
+            "{name}: byte {position} is NUL: this is not a text file (expected JSON, JSON Lines \
+             or CSV text)"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Reads the rest of `reader` into `into`, refusing to grow it past `limit` bytes.
+pub fn read_bounded(reader: &mut dyn Read, into: &mut Vec<u8>, limit: u64) -> io::Result<()> {
+    let room = limit.saturating_sub(into.len() as u64);
+    reader.take(room.saturating_add(1)).read_to_end(into)?;
+    if into.len() as u64 > limit {
+        let why = if limit == MAX_WHOLE_DATASET {
+            "the most agenteval reads whole (JSON Lines scored without a judge are streamed row \
+             by row, with no limit)"
+        } else {
+            "the most a config or template may be"
+        };
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {} MiB, {why}", limit >> 20),
+        ));
+    }
+    Ok(())
+}
+
+/// A config or template file, refused when it is not text or is larger than [`MAX_SIDE_FILE`].
+pub fn read_side_file(path: &Path, what: &str) -> Result<Vec<u8>, UsageError> {
+    let name = path.display().to_string();
+    let cannot = |error: io::Error| UsageError(format!("{name}: cannot read the {what}: {error}"));
+    let mut file = BufReader::new(File::open(path).map_err(cannot)?);
+    check_start(file.fill_buf().map_err(cannot)?, &name)?;
+    let mut bytes = Vec::new();
+    read_bounded(&mut file, &mut bytes, MAX_SIDE_FILE).map_err(cannot)?;
+    Ok(bytes)
+}
+
 /// The name diagnostics use for a dataset argument.
 pub fn source_name(dataset: &str) -> &str {
     if dataset == "-" {
@@ -27,27 +84,35 @@ pub struct Opened {
     size: Option<u64>,
 }
 
-/// Opens a dataset file, or stdin for `-`.
+/// Opens a dataset file, or stdin for `-`, and checks its first bytes are text.
 pub fn open(dataset: &str) -> Result<Opened, UsageError> {
-    if dataset == "-" {
-        return Ok(Opened {
+    let mut opened = if dataset == "-" {
+        Opened {
             reader: Box::new(BufReader::new(io::stdin())),
             size: None,
-        });
-    }
-    let file = File::open(dataset)
-        .map_err(|error| UsageError(format!("{dataset}: cannot read the dataset: {error}")))?;
-    Ok(Opened {
-        size: file.metadata().ok().map(|meta| meta.len()),
-        reader: Box::new(BufReader::with_capacity(1 << 16, file)),
-    })
+        }
+    } else {
+        let file = File::open(dataset)
+            .map_err(|error| UsageError(format!("{dataset}: cannot read the dataset: {error}")))?;
+        Opened {
+            size: file.metadata().ok().map(|meta| meta.len()),
+            reader: Box::new(BufReader::with_capacity(1 << 16, file)),
+        }
+    };
+    let name = source_name(dataset);
+    let prefix = opened
+        .reader
+        .fill_buf()
+        .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
+    check_start(prefix, name)?;
+    Ok(opened)
 }
 
 impl Opened {
     /// Everything, read into a buffer sized up front when the size is known.
     pub fn read_all(mut self) -> io::Result<Vec<u8>> {
         let mut bytes = Vec::with_capacity(first_line_capacity(self.size));
-        self.reader.read_to_end(&mut bytes)?;
+        read_bounded(&mut self.reader, &mut bytes, MAX_WHOLE_DATASET)?;
         Ok(bytes)
     }
 }
@@ -65,8 +130,7 @@ pub fn read_config(path: Option<&Path>) -> Result<Option<Value>, UsageError> {
         return Ok(None);
     };
     let name = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|error| UsageError(format!("{name}: cannot read the config: {error}")))?;
+    let bytes = read_side_file(path, "config")?;
     json::parse(&bytes)
         .map(Some)
         .map_err(|diagnostic| UsageError(diagnostic.in_source(&name).to_string()))
@@ -148,7 +212,7 @@ pub fn sniff(opened: Opened, name: &str, config_given: bool) -> Result<Source, U
             last_line: number,
         });
     }
-    reader.read_to_end(&mut consumed).map_err(read_error)?;
+    read_bounded(&mut reader, &mut consumed, MAX_WHOLE_DATASET).map_err(read_error)?;
     Ok(Source::Whole(consumed))
 }
 

@@ -5,7 +5,7 @@
 //! item is scored, or into a run report written at the end in the other formats.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::path::Path;
 
 use agenteval_core::dataset::foundry::{is_config_line, FoundryConfig, FoundryRow};
@@ -106,7 +106,7 @@ fn whole_bytes(source: Source, name: &str) -> Result<Vec<u8>, UsageError> {
                 bytes.extend_from_slice(&line);
                 bytes.push(b'\n');
             }
-            rest.read_to_end(&mut bytes)
+            input::read_bounded(&mut rest, &mut bytes, input::MAX_WHOLE_DATASET)
                 .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
             Ok(bytes)
         }

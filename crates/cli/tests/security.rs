@@ -333,3 +333,64 @@ fn an_endless_or_huge_judge_reply_is_given_up_at_the_limit() {
         );
     }
 }
+
+#[test]
+fn endless_or_binary_inputs_are_refused_at_their_first_bytes() {
+    let dir = scratch("inputs");
+    let rows = dir.join("row.jsonl");
+    std::fs::write(&rows, "{\"response\": \"a\", \"ground_truth\": \"a\"}\n").expect("rows");
+    let config = dir.join("config.json");
+    std::fs::write(
+        &config,
+        json!({"testing_criteria": [{"type": "azure_ai_evaluator",
+        "name": "f1", "evaluator_name": "builtin.f1_score"}]})
+        .to_string(),
+    )
+    .expect("config");
+    let (rows, config) = (
+        rows.to_string_lossy().into_owned(),
+        config.to_string_lossy().into_owned(),
+    );
+    let zero = "/dev/zero";
+    let custom = format!("X={zero}");
+    for (arguments, named) in [
+        (vec!["validate", zero], "/dev/zero: byte 0 is NUL"),
+        (vec!["score", zero], "/dev/zero: byte 0 is NUL"),
+        (
+            vec!["score", &rows, "--config", zero],
+            "/dev/zero: byte 0 is NUL",
+        ),
+        (
+            vec![
+                "score",
+                &rows,
+                "--config",
+                &config,
+                "--custom-evaluator",
+                &custom,
+            ],
+            "--custom-evaluator X=/dev/zero: /dev/zero: byte 0 is NUL",
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .args(&arguments)
+            .output()
+            .expect("agenteval runs");
+        assert_eq!(output.status.code(), Some(2), "{arguments:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(named), "{arguments:?}: {stderr}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{arguments:?}"
+        );
+    }
+    let stdin = std::fs::File::open(zero).expect("/dev/zero");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(["score", "-"])
+        .stdin(stdin)
+        .output()
+        .expect("agenteval runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("<stdin>: byte 0 is NUL"));
+}
