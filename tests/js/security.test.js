@@ -139,3 +139,19 @@ test("node and chromium: an endless judge reply is given up at the limit, not re
     await endless.close();
   }
 });
+
+test("node: a getToken that never settles ends at the time-out, and an aborted run ends at once", async () => {
+  const hanging = { ...judge, apiKey: undefined, getToken: () => new Promise(() => {}), timeoutMs: 300 };
+  const started = Date.now();
+  const report = await agenteval.score(plain, { judge: hanging });
+  const result = report.items[0].results[0];
+  assert.equal(result.error?.code, "judgeAuthenticationError", JSON.stringify(result));
+  assert.match(result.error.message, /gave none within 0\.3 s/);
+  assert.ok(Date.now() - started < 10000, `${Date.now() - started} ms`);
+  const controller = new AbortController();
+  const run = agenteval.score(plain, { judge: { ...hanging, timeoutMs: 3600000 }, signal: controller.signal });
+  setTimeout(() => controller.abort(), 200);
+  const cancelled = (await run).items[0].results[0];
+  assert.equal(cancelled.result, "skipped", JSON.stringify(cancelled));
+  assert.match(cancelled.reason, /^cancelled/);
+});

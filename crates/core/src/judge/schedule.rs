@@ -303,7 +303,26 @@ impl<'a> Scheduler<'a> {
         let mut http = request.http(&self.endpoint);
         http.max_response_bytes = self.policy.max_reply_bytes;
         let mut secret = None;
-        match self.credentials.credential().await {
+        let credential = {
+            let asked = pin!(self.credentials.credential());
+            let timeout = pin!(self.clock.sleep(self.policy.timeout));
+            let cancelled = pin!(self.cancel.cancelled());
+            match select(asked, select(timeout, cancelled)).await {
+                Either::Left((credential, _)) => credential,
+                Either::Right((Either::Left(_), _)) => {
+                    return Ok(Attempt::Final(JudgeFailure {
+                        code: ErrorCode::JudgeAuthenticationError,
+                        message: format!(
+                            "no credential for the judge endpoint: the token provider gave none \
+                             within {} s",
+                            decimal::plain(self.policy.timeout.as_secs_f64())
+                        ),
+                    }))
+                }
+                Either::Right((Either::Right(_), _)) => return Err(CallError::Cancelled),
+            }
+        };
+        match credential {
             Ok(Some(credential)) => {
                 http.headers.push(self.endpoint.auth_header(&credential));
                 secret = Some(credential.secret().to_owned());
@@ -717,6 +736,64 @@ mod tests {
         assert!(!answer.body.contains("secret-key"), "{}", answer.body);
         let content = answer.completion.content.unwrap_or_default();
         assert!(content.contains("your key is …[redacted]"), "{content}");
+    }
+
+    struct HangingCredentials;
+
+    impl Credentials for HangingCredentials {
+        fn credential(
+            &self,
+        ) -> crate::judge::http::LocalFuture<'_, Result<Option<Credential>, String>> {
+            Box::pin(futures::future::pending())
+        }
+    }
+
+    #[test]
+    fn a_token_provider_that_never_answers_ends_at_the_time_out_or_on_cancel() {
+        let transport = ScriptedTransport::new(|_, _| Some(Ok(completion("{\"score\": 4}"))));
+        let clock = ManualClock::default();
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &clock,
+            &HangingCredentials,
+            policy(),
+        );
+        let result = block_on(scheduler.call(&request("hello")));
+        assert_eq!(
+            failure_code(&result),
+            Some(ErrorCode::JudgeAuthenticationError)
+        );
+        let Err(CallError::Failed(failure)) = result else {
+            unreachable!()
+        };
+        assert!(
+            failure.message.contains("gave none within 5 s"),
+            "{}",
+            failure.message
+        );
+        assert!(
+            transport.sent.take().is_empty(),
+            "no request without a credential"
+        );
+        let cancel = Cancel::new();
+        let hanging_clock = ManualClock::hanging_from(Duration::from_secs(3600));
+        let scheduler = Scheduler::new(
+            endpoint(),
+            &transport,
+            &hanging_clock,
+            &HangingCredentials,
+            Policy {
+                timeout: Duration::from_secs(3600),
+                ..policy()
+            },
+        )
+        .with_cancel(cancel.clone());
+        let pending = request("x");
+        let mut call = Box::pin(scheduler.call(&pending));
+        assert!(futures::FutureExt::now_or_never(call.as_mut()).is_none());
+        cancel.cancel();
+        assert!(matches!(block_on(call), Err(CallError::Cancelled)));
     }
 
     #[test]
