@@ -193,6 +193,8 @@ fn columns(header: &csv::Record, diagnostics: &mut Vec<Diagnostic>) -> Result<Co
     };
     let mut question = None;
     let mut per_method: Vec<(u32, usize, usize)> = Vec::new();
+    let mut seen = std::collections::HashSet::with_capacity(header.fields.len());
+    let mut unknown = Vec::new();
     for (position, raw) in header.fields.iter().enumerate() {
         let name = raw.trim();
         let at = |message: String| {
@@ -202,11 +204,7 @@ fn columns(header: &csv::Record, diagnostics: &mut Vec<Diagnostic>) -> Result<Co
                 format!("header row, column {} ({name}): {message}", position + 1),
             )
         };
-        if header
-            .fields
-            .get(..position)
-            .is_some_and(|before| before.iter().any(|other| other.trim() == name))
-        {
+        if !seen.insert(name) {
             problems.push(at(
                 "the column appears twice; expected each column once".to_owned()
             ));
@@ -220,12 +218,13 @@ fn columns(header: &csv::Record, diagnostics: &mut Vec<Diagnostic>) -> Result<Co
                 Some(Ok((kind, number))) => per_method.push((number, kind, position)),
                 Some(Err(message)) => problems.push(at(message)),
                 None => {
-                    diagnostics.push(at("an unknown column; it is kept as it is and not read (expected question, expectedResponse, actualResponse, testMethodType_N, result_N, passingScore_N, explanation_N or score_N)".to_owned()).warning());
+                    unknown.push(position);
                     columns.other.push(position);
                 }
             },
         }
     }
+    diagnostics.extend(unknown_columns(header, &unknown));
     for &(number, kind, position) in &per_method {
         if kind == 0 {
             columns.methods.push(MethodColumns {
@@ -237,11 +236,12 @@ fn columns(header: &csv::Record, diagnostics: &mut Vec<Diagnostic>) -> Result<Co
     }
     columns.methods.sort_by_key(|method| method.number);
     for (number, kind, position) in per_method {
-        let Some(method) = columns
+        let found = columns
             .methods
-            .iter_mut()
-            .find(|method| method.number == number)
-        else {
+            .binary_search_by_key(&number, |method| method.number)
+            .ok()
+            .and_then(|at| columns.methods.get_mut(at));
+        let Some(method) = found else {
             let name = header.fields.get(position).map_or("", |name| name.trim());
             problems.push(Diagnostic::at_line(
                 header.line,
@@ -276,6 +276,48 @@ fn columns(header: &csv::Record, diagnostics: &mut Vec<Diagnostic>) -> Result<Co
             diagnostics: problems,
         })
     }
+}
+
+/// What an unknown column's warning expects instead.
+const UNKNOWN_COLUMN: &str = "kept as it is and not read (expected question, expectedResponse, \
+     actualResponse, testMethodType_N, result_N, passingScore_N, explanation_N or score_N)";
+
+/// The warnings for the unknown columns at `positions`: one each for up to three, else one that
+/// counts them and names the first three.
+fn unknown_columns(header: &csv::Record, positions: &[usize]) -> Vec<Diagnostic> {
+    let name = |position: usize| header.fields.get(position).map_or("", |name| name.trim());
+    if positions.len() <= 3 {
+        return positions
+            .iter()
+            .map(|&position| {
+                Diagnostic::at_line(
+                    header.line,
+                    1,
+                    format!(
+                        "header row, column {} ({}): an unknown column; it is {UNKNOWN_COLUMN}",
+                        position + 1,
+                        name(position)
+                    ),
+                )
+                .warning()
+            })
+            .collect();
+    }
+    let first: Vec<&str> = positions
+        .iter()
+        .take(3)
+        .map(|&position| name(position))
+        .collect();
+    vec![Diagnostic::at_line(
+        header.line,
+        1,
+        format!(
+            "header row: {} unknown columns: {}, …; they are {UNKNOWN_COLUMN}",
+            positions.len(),
+            first.join(", ")
+        ),
+    )
+    .warning()]
 }
 
 /// `testMethodType_3` → `(0, 3)`; `None` for a name of no method column; an error for a method

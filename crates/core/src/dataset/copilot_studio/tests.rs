@@ -349,3 +349,43 @@ fn a_row_as_an_object_of_its_columns() {
     assert_eq!(set.row_object(1).map(|object| object.len()), Some(1));
     assert_eq!(set.row_object(2), None);
 }
+
+#[test]
+fn many_unknown_columns_are_counted_in_one_warning() {
+    let extra: Vec<String> = (0..40_000).map(|n| format!("c{n}")).collect();
+    let text = format!(
+        "question,expectedResponse,{}\nq,a,{}\n",
+        extra.join(","),
+        vec!["x"; extra.len()].join(",")
+    );
+    let (wide, diagnostics) = set(&text);
+    assert_eq!(wide.columns.other.len(), 40_000);
+    let warnings: Vec<&Diagnostic> = diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.severity == Severity::Warning)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0]
+            .message
+            .starts_with("header row: 40000 unknown columns: c0, c1, c2, …; they are kept"),
+        "{}",
+        warnings[0].message
+    );
+    let (_, few) = set("question,expectedResponse,notes\nq,a,n\n");
+    assert_eq!(few.len(), 1);
+    assert!(
+        few[0]
+            .message
+            .contains("column 3 (notes): an unknown column"),
+        "{}",
+        few[0].message
+    );
+    let duplicated = rejected("question,question,expectedResponse\nq,q,a\n");
+    assert!(
+        duplicated
+            .iter()
+            .any(|message| message.contains("the column appears twice")),
+        "{duplicated:?}"
+    );
+}
