@@ -93,7 +93,9 @@ test("node: every report format shows the dimensions", async () => {
   const evaluation = await agenteval.evaluate(dataset([response("Booked a table for 12.", [3, 1, 1, 2, 2, 1])]), { judge });
   try {
     for (const format of ["md", "html", "junit", "csv", "report"]) {
-      const text = evaluation.render(format);
+      const written = evaluation.render(format);
+      // Markdown backslash-escapes the data's punctuation; rendered, it reads the same.
+      const text = format === "md" ? written.replaceAll("\\", "") : written;
       assert.ok(text.includes("policy_enforcement 1/5 (weight 5)"), format);
       assert.ok(text.includes("local judge: dimension general_quality scored 1"), format);
     }
