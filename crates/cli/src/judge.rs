@@ -248,6 +248,26 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
     Ok(())
 }
 
+/// Creates `dir` and its missing parents readable by the user only (0700 on Unix): judge answers
+/// can quote the dataset.
+fn private_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Writes `body` to a new file at `path` readable by the user only (0600 on Unix).
+fn write_private(path: &std::path::Path, body: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?.write_all(body.as_bytes())
+}
+
 /// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides)
 /// and reading no more of a reply than the request allows, checked as it streams.
 struct ReqwestTransport {
@@ -365,14 +385,11 @@ impl Store for FileStore {
 
     fn put(&self, key: &str, body: &str) -> LocalFuture<'_, ()> {
         if let Some(path) = self.path(key) {
-            let written = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| {
-                    let partial = path.with_extension("partial");
-                    std::fs::write(&partial, body)?;
-                    std::fs::rename(partial, &path)
-                });
+            let written = path.parent().map_or(Ok(()), private_dir).and_then(|()| {
+                let partial = path.with_extension("partial");
+                write_private(&partial, body)?;
+                std::fs::rename(partial, &path)
+            });
             if let Err(error) = written {
                 if self.warned.replace(true) {
                     return Box::pin(async {});
@@ -422,6 +439,30 @@ mod tests {
         assert_eq!(endpoint.seed, Some(42));
         assert!(endpoint.reasoning && !endpoint.json_mode);
         assert!(setup.credential.is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_judge_cache_is_readable_by_the_user_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("agenteval-cache-mode-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = FileStore {
+            dir: dir.join("judge"),
+            warned: Cell::new(false),
+        };
+        let key = "ab".repeat(32);
+        drop(store.put(&key, "{\"reason\": \"quotes the dataset\"}"));
+        let mode = |path: &std::path::Path| {
+            std::fs::metadata(path).map(|meta| meta.permissions().mode() & 0o777)
+        };
+        assert_eq!(mode(&dir.join("judge")).ok(), Some(0o700));
+        assert_eq!(mode(&dir.join("judge/ab")).ok(), Some(0o700));
+        assert_eq!(
+            mode(&dir.join(format!("judge/ab/{key}.json"))).ok(),
+            Some(0o600)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

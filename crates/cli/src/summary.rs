@@ -61,6 +61,12 @@ pub fn judge_line(figures: &JudgeRun) -> String {
         figures.usage.completion_tokens,
         figures.usage.total_tokens,
     );
+    if !figures.deployments.is_empty() {
+        line.push_str(&format!(
+            "judge requests per deployment (the dataset names its own): {}\n",
+            visible(&figures.deployments_text())
+        ));
+    }
     if figures.cancelled {
         line.push_str(&format!(
             "cancelled: {} entries were not judged (their judged evaluators are skipped)\n",

@@ -394,3 +394,37 @@ fn endless_or_binary_inputs_are_refused_at_their_first_bytes() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("<stdin>: byte 0 is NUL"));
 }
+
+#[test]
+fn deployments_a_dataset_names_are_shown_with_their_request_counts() {
+    let judge = server(Some(KEY));
+    let dir = scratch("deployments");
+    let rows = dir.join("rows.jsonl");
+    let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "relevance",
+        "evaluator_name": "builtin.relevance",
+        "initialization_parameters": {"deployment_name": "pricey-deployment"}}]});
+    let row = json!({"query": "What is the capital of France?", "response": "Paris."});
+    std::fs::write(&rows, format!("{config}\n{row}\n{row}\n")).expect("rows written");
+    let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .arg("score")
+        .arg(&rows)
+        .args(["--format", "report", "--no-judge-cache"])
+        .env("AZURE_AI_OPENAI_ENDPOINT", judge.url())
+        .env("AZURE_AI_MODEL_NAME", "gpt-4o-judge")
+        .env("AZURE_AI_API_KEY", KEY)
+        .output()
+        .expect("agenteval runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(
+            "judge requests per deployment (the dataset names its own): pricey-deployment 2"
+        ),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a report");
+    assert_eq!(report["judge"]["model"], "gpt-4o-judge");
+    assert_eq!(
+        report["judge"]["deployments"],
+        json!({"pricey-deployment": 2})
+    );
+}

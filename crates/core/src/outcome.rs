@@ -237,8 +237,37 @@ pub struct Usage {
 impl Usage {
     /// Adds `other` to this tally.
     pub fn add(&mut self, other: Usage) {
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
-        self.total_tokens += other.total_tokens;
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self
+            .completion_tokens
+            .saturating_add(other.completion_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Usage;
+
+    #[test]
+    fn token_sums_stop_at_the_largest_count_instead_of_wrapping() {
+        let mut total = Usage {
+            prompt_tokens: u64::MAX - 1,
+            completion_tokens: 5,
+            total_tokens: u64::MAX,
+        };
+        total.add(Usage {
+            prompt_tokens: 10,
+            completion_tokens: 5,
+            total_tokens: 1,
+        });
+        assert_eq!(
+            (
+                total.prompt_tokens,
+                total.completion_tokens,
+                total.total_tokens
+            ),
+            (u64::MAX, 10, u64::MAX)
+        );
     }
 }

@@ -428,6 +428,10 @@ pub struct JudgeRun {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[tsify(optional)]
     pub not_reached: Vec<EntryRef>,
+    /// Requests sent per model or deployment, when any went elsewhere than `model`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[tsify(optional)]
+    pub deployments: std::collections::BTreeMap<String, u64>,
 }
 
 /// Run-wide counts.

@@ -97,6 +97,8 @@ pub async fn run(
 
 fn figures(scheduler: &Scheduler<'_>, not_reached: Vec<EntryRef>) -> JudgeRun {
     let stats = scheduler.stats();
+    let model = &scheduler.endpoint().model;
+    let elsewhere = stats.by_model.keys().any(|called| called != model);
     JudgeRun {
         endpoint: scheduler.endpoint().kind.as_str().to_owned(),
         model: scheduler.endpoint().model.clone(),
@@ -111,6 +113,11 @@ fn figures(scheduler: &Scheduler<'_>, not_reached: Vec<EntryRef>) -> JudgeRun {
         usage: stats.usage,
         cancelled: scheduler.cancel().is_cancelled(),
         not_reached,
+        deployments: if elsewhere {
+            stats.by_model.clone()
+        } else {
+            std::collections::BTreeMap::new()
+        },
     }
 }
 

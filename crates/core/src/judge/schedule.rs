@@ -77,7 +77,7 @@ pub enum CallError {
 }
 
 /// Counts of a run's judge calls.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct CallStats {
     /// Requests sent (attempts, retries included).
     pub requests: u64,
@@ -93,6 +93,8 @@ pub struct CallStats {
     pub failures: u64,
     /// Tokens of the calls sent.
     pub usage: Usage,
+    /// Requests sent per model or deployment (a criterion may name its own).
+    pub by_model: std::collections::BTreeMap<String, u64>,
 }
 
 /// Schedules the judge calls of one run.
@@ -171,7 +173,7 @@ impl<'a> Scheduler<'a> {
 
     /// The counts so far.
     pub fn stats(&self) -> CallStats {
-        *self.stats.borrow()
+        self.stats.borrow().clone()
     }
 
     /// The most requests that were in flight at once.
@@ -335,7 +337,14 @@ impl<'a> Scheduler<'a> {
                 }))
             }
         }
-        self.stats.borrow_mut().requests += 1;
+        {
+            let mut stats = self.stats.borrow_mut();
+            stats.requests += 1;
+            *stats
+                .by_model
+                .entry(request.model(&self.endpoint).to_owned())
+                .or_default() += 1;
+        }
         let sent_at = self.clock.now();
         let sent = pin!(redirect::send(self.transport, http));
         let timeout = pin!(self.clock.sleep(self.policy.timeout));

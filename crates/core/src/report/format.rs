@@ -91,6 +91,9 @@ pub(crate) fn judge_rows(report: &RunReport) -> Option<Vec<(&'static str, String
             ),
         ),
     ];
+    if !judge.deployments.is_empty() {
+        rows.push(("requests per deployment", judge.deployments_text()));
+    }
     if judge.cancelled {
         let entries: Vec<String> = judge
             .not_reached

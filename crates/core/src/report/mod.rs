@@ -246,6 +246,21 @@ pub struct JudgeRun {
     /// Entries whose judge calls the cancelled run did not make or finish.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_reached: Vec<EntryRef>,
+    /// Requests sent per model or deployment, when any went elsewhere than [`JudgeRun::model`]
+    /// (a dataset's own config can name deployments).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub deployments: std::collections::BTreeMap<String, u64>,
+}
+
+impl JudgeRun {
+    /// `gpt-4o 3, other 2`: the requests each deployment was sent.
+    pub fn deployments_text(&self) -> String {
+        self.deployments
+            .iter()
+            .map(|(name, requests)| format!("{name} {requests}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// An entry of a run: an item, or one turn of a thread.
