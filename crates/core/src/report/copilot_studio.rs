@@ -9,10 +9,11 @@
 //! `explanation_N` the reason (the error message for errors; for a row that could not be read,
 //! its problem); `score_N` the score, where the method has one.
 //!
-//! RFC 4180, lines ending in CRLF; fields with a comma, quote, CR or LF are quoted. The dataset's
-//! own cells are written as they were read, so the file reads back to the same test set;
-//! `explanation_N` (agenteval's text, quoting agent text) gets the CSV writer's formula guard.
-//! No IO.
+//! RFC 4180, lines ending in CRLF; fields with a comma, quote, CR or LF are quoted. Every cell
+//! that comes from the data or quotes it (the dataset's own cells, column names, `explanation_N`)
+//! gets the CSV writer's formula guard: one starting with `=`, `+`, `-`, `@`, a tab or a CR is
+//! written with a leading `'`, so a spreadsheet shows it as text instead of running it. Such a
+//! cell reads back with its `'`, and writing the file again gives the same bytes. No IO.
 
 use crate::dataset::copilot_studio::methods::{self, RowMethod};
 use crate::dataset::copilot_studio::{CopilotStudioSet, Row};
@@ -44,18 +45,21 @@ pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {
         columns
             .other
             .iter()
-            .map(|&column| csv::quote(columns.names.get(column).map_or("", String::as_str))),
+            .map(|&column| csv::text_cell(columns.names.get(column).map_or("", String::as_str))),
     );
     push_line(&mut output, &header);
+    let mut outcomes = vec![None; set.rows.len()];
+    for outcome in &report.items {
+        if let Some(slot) = outcomes.get_mut(outcome.index) {
+            *slot = Some(outcome);
+        }
+    }
     for (position, row) in set.rows.iter().enumerate() {
-        let outcome = report
-            .items
-            .iter()
-            .find(|outcome| outcome.index == position);
+        let outcome = outcomes.get(position).copied().flatten();
         let mut cells = vec![
-            csv::quote(row.field(columns.question)),
-            csv::quote(row.optional(columns.expected_response).unwrap_or("")),
-            csv::quote(row.optional(columns.actual_response).unwrap_or("")),
+            csv::text_cell(row.field(columns.question)),
+            csv::text_cell(row.optional(columns.expected_response).unwrap_or("")),
+            csv::text_cell(row.optional(columns.actual_response).unwrap_or("")),
         ];
         let row_methods = match &row.problem {
             Some(_) => Vec::new(),
@@ -68,7 +72,7 @@ pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {
             columns
                 .other
                 .iter()
-                .map(|&column| csv::quote(row.field(column))),
+                .map(|&column| csv::text_cell(row.field(column))),
         );
         push_line(&mut output, &cells);
     }
@@ -114,7 +118,7 @@ fn method_cells(
             .find(|method| method.number == number)
             .map_or("", |method| row.field(method.method_type));
         return [
-            csv::quote(method_type),
+            csv::text_cell(method_type),
             "Error".to_owned(),
             String::new(),
             csv::text_cell(problem),
@@ -139,10 +143,10 @@ fn method_cells(
         .unwrap_or("");
     let applies = result.is_some_and(|result| result.threshold.is_some());
     [
-        csv::quote(&method.name),
+        csv::text_cell(&method.name),
         result.map_or_else(String::new, |result| verdict(result).to_owned()),
         if applies {
-            csv::quote(passing_score.trim())
+            csv::text_cell(passing_score.trim())
         } else {
             String::new()
         },

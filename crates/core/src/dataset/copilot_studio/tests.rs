@@ -389,3 +389,27 @@ fn many_unknown_columns_are_counted_in_one_warning() {
         "{duplicated:?}"
     );
 }
+
+#[test]
+fn every_cell_written_back_is_guarded_against_formulas_and_stable_on_rewrite() {
+    let text = "question,expectedResponse,actualResponse,testMethodType_1,=cmd|' /C calc'!A0\r\n\"=HYPERLINK(\"\"http://evil\"\")\",+1,@SUM(A1),ExactMatch,-2\r\n";
+    let (first, _) = set(text);
+    let report = engine::score(&Dataset::CopilotStudio(first.clone()));
+    let written = write(&first, &report);
+    let mut lines = written.lines();
+    let header = lines.next().unwrap_or_default();
+    assert!(header.ends_with(",'=cmd|' /C calc'!A0"), "{header}");
+    let row = lines.next().unwrap_or_default();
+    assert!(
+        row.starts_with("\"'=HYPERLINK(\"\"http://evil\"\")\",'+1,'@SUM(A1),ExactMatch,"),
+        "{row}"
+    );
+    assert!(row.ends_with(",'-2"), "{row}");
+    let (second, _) = set(&written);
+    let again = engine::score(&Dataset::CopilotStudio(second.clone()));
+    assert_eq!(
+        write(&second, &again),
+        written,
+        "the guarded file writes back the same bytes"
+    );
+}
