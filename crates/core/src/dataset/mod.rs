@@ -10,6 +10,7 @@ use crate::report::Dialect;
 #[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod foundry;
+pub mod layout;
 mod legacy;
 pub mod m365;
 
@@ -75,8 +76,8 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
             "the input is empty; expected an M365 eval document (JSON), Foundry rows (JSONL) or a Copilot Studio test set (CSV)",
         )));
     }
-    if let (Some(first), second) = crate::plan::first_lines(bytes) {
-        if crate::plan::is_json_lines(first, second, config.is_some()) {
+    if let (Some(first), second) = layout::first_lines(bytes) {
+        if layout::is_json_lines(first, second, config.is_some()) {
             return foundry::FoundryDataset::from_jsonl(bytes, config).map(
                 |(dataset, diagnostics)| Loaded {
                     dataset: Dataset::Foundry(dataset),
@@ -117,7 +118,7 @@ pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputE
     let row_with_config = config.is_some()
         && value
             .as_object()
-            .is_some_and(|object| !crate::plan::is_m365_document(object));
+            .is_some_and(|object| !layout::is_m365_document(object));
     if row_with_config || is_foundry_rows(&value) {
         let (dataset, diagnostics) = foundry::FoundryDataset::from_rows(value, config)?;
         return Ok(Loaded {

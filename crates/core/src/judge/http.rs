@@ -87,7 +87,7 @@ pub enum TransportError {
     Network(String),
     /// The runtime refused the request before sending it (a malformed URL or header).
     Invalid(String),
-    /// The endpoint redirected where agenteval does not follow ([`super::redirect`]).
+    /// The endpoint redirected where agenteval does not follow.
     Redirected(String),
     /// The response body is longer than the request's limit; reading stopped there.
     TooLarge {
@@ -113,8 +113,8 @@ impl fmt::Display for TransportError {
 
 /// Sends HTTP requests. Dropping the returned future must abort the request (the scheduler drops
 /// it on time-out and cancellation). A transport never follows a redirect: it returns the 3xx
-/// response (or [`TransportError::Redirected`] with [`super::redirect::HIDDEN`] where the runtime
-/// hides its target), and [`super::redirect::send`] decides.
+/// response (or [`TransportError::Redirected`] where the runtime hides its target), and the
+/// scheduler's redirect rule decides.
 pub trait Transport {
     /// POSTs `request` and resolves to the whole response.
     fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>>;

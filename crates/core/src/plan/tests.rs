@@ -1,4 +1,5 @@
 use super::*;
+use crate::json;
 
 fn config() -> Value {
     json::parse(
