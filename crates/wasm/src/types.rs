@@ -748,13 +748,14 @@ pub struct JudgeOptions {
     /// Returns a fresh bearer token for each request (e.g. from Entra ID); instead of `apiKey`.
     #[tsify(optional, type = "() => string | Promise<string>")]
     pub get_token: Option<()>,
-    /// Most requests in flight (default 8); halves on a 429 and grows back.
+    /// Most requests in flight (1 to 256, default 8); halves on a 429 and grows back.
     #[tsify(optional)]
     pub concurrency: Option<u32>,
-    /// Per-request time-out in milliseconds (default 60000).
+    /// Per-request time-out in milliseconds (1 to 3600000, default 60000); `getToken` runs under
+    /// it too.
     #[tsify(optional)]
     pub timeout_ms: Option<f64>,
-    /// Retries of a failed request (default 6).
+    /// Retries of a failed request (0 to 100, default 6).
     #[tsify(optional)]
     pub retries: Option<u32>,
     /// First back-off wait in milliseconds (default 500).
@@ -779,6 +780,10 @@ pub struct JudgeOptions {
     /// to the endpoint's `/embeddings`).
     #[tsify(optional)]
     pub embedding_model: Option<String>,
+    /// The largest reply body read, in bytes (1024 to 268435456, default 4 MiB); a longer reply is
+    /// an `evaluatorError`, given up as soon as it passes the limit.
+    #[tsify(optional)]
+    pub max_reply_bytes: Option<f64>,
     /// Keep answers in IndexedDB where the runtime has it (default true; always in memory).
     #[tsify(optional)]
     pub cache: Option<bool>,
