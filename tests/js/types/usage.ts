@@ -6,6 +6,7 @@ import {
   evaluate,
   evaluateRows,
   evaluators,
+  plan,
   readReport,
   render,
   score,
@@ -23,6 +24,7 @@ import {
   type Format,
   type JsonObject,
   type OutputOptions,
+  type Plan,
   type Progress,
   type RunReport,
   type Rows,
@@ -46,6 +48,11 @@ if (firstProblem?.location.kind === "lineColumn") {
   console.log(where);
 }
 validate(new Uint8Array([123, 125]), { config: { testing_criteria: [] } });
+
+const planned: Plan = plan(text);
+const ownFormat: Format | undefined = planned.formats[0];
+const needsEndpoint: boolean = planned.needs.judge || planned.needs.embeddings || planned.needs.wordnet;
+console.log(ownFormat, needsEndpoint, planned.layout === "lines", planned.config === "given", planned.entries + planned.turns);
 
 const catalog: EvaluatorInfo[] = evaluators();
 const thresholds = catalog.flatMap((info) => info.options.filter((option) => option.name === "threshold"));
