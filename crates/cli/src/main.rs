@@ -25,6 +25,7 @@ mod judge;
 mod output;
 mod reopen;
 mod summary;
+mod view;
 mod wordnet;
 
 use std::path::PathBuf;
@@ -92,6 +93,9 @@ enum Command {
     },
     /// List the built-in evaluators with their options, defaults and pass rules.
     Evaluators,
+    /// Serve the web page on 127.0.0.1 and open FILE in it, scored (exit 2 when this binary
+    /// was built without the page).
+    View(view::ViewArgs),
 }
 
 /// Output formats of `score`.
@@ -183,6 +187,7 @@ fn main() -> ExitCode {
             out,
         } => reopen::report(&dataset, format, out.as_deref()),
         Command::Evaluators => output::list_evaluators(),
+        Command::View(args) => view::view(&args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
