@@ -37,7 +37,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use run::{cargo, project_root, Step};
 
 /// The subcommands, as the usage line shows them.
-const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [flags]|dist>";
+const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
 
 /// The project's tooling.
 #[derive(Debug, Parser)]
