@@ -238,11 +238,13 @@ fn test() -> Result<(), String> {
     Ok(())
 }
 
-/// The release CLI, built with profile-guided optimisation, and the npm package.
+/// The npm package, then the release CLI built with profile-guided optimisation, which compiles
+/// the page (`web/`, the package) in.
 fn build() -> Result<(), String> {
+    wasm::build()?;
     let cli = pgo::build_cli()?;
-    println!("CLI: {}", cli.display());
-    wasm::build().map(|_| ())
+    println!("CLI: {} (with the page, for `agenteval view`)", cli.display());
+    Ok(())
 }
 
 /// The page as one offline file (the package built first when missing or stale).
