@@ -243,7 +243,10 @@ fn test() -> Result<(), String> {
 fn build() -> Result<(), String> {
     wasm::build()?;
     let cli = pgo::build_cli()?;
-    println!("CLI: {} (with the page, for `agenteval view`)", cli.display());
+    println!(
+        "CLI: {} (with the page, for `agenteval view`)",
+        cli.display()
+    );
     Ok(())
 }
 
