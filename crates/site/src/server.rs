@@ -1,7 +1,9 @@
 //! The HTTP server on `127.0.0.1`: one thread accepts, one thread answers each connection (one
 //! request, then close). It answers `GET` and `HEAD` for the site's [`Files`], the opened file
 //! (read from disk on each request, so a reload shows its latest text) and `/serve.json` (the
-//! judge offered to the page, never a key); every response carries the security headers.
+//! judge offered to the page, never a key); every response carries the security headers. A
+//! request naming another host than this machine's loopback (a page of another site whose name
+//! was rebound to 127.0.0.1) is refused, so no other site can read the opened file.
 
 use std::io::{self, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -198,11 +200,27 @@ pub fn bind(port: u16) -> io::Result<TcpListener> {
     ))
 }
 
-/// A parsed request: method, target and `Accept-Encoding`.
+/// A parsed request: method, target, `Host` and `Accept-Encoding`.
 struct Request {
     method: String,
     target: String,
+    host: Option<String>,
     accept_encoding: Option<String>,
+}
+
+/// Whether a `Host` header names this machine's loopback (`127.0.0.1`, `localhost`, `[::1]`,
+/// with any port).
+pub fn loopback_host(host: &str) -> bool {
+    let host = host.trim().to_ascii_lowercase();
+    let name = match host.rsplit_once(':') {
+        Some((name, port))
+            if !name.is_empty() && port.bytes().all(|byte| byte.is_ascii_digit()) =>
+        {
+            name
+        }
+        _ => host.as_str(),
+    };
+    matches!(name, "127.0.0.1" | "localhost" | "[::1]")
 }
 
 /// Reads one request head from `stream`, or the status that refuses it.
@@ -218,15 +236,21 @@ fn read_request(stream: &mut TcpStream) -> io::Result<Option<Result<Request, u16
         let mut headers = [httparse::EMPTY_HEADER; 64];
         let mut request = httparse::Request::new(&mut headers);
         return Ok(Some(match request.parse(&head) {
-            Ok(httparse::Status::Complete(_)) => Ok(Request {
-                method: request.method.unwrap_or_default().to_owned(),
-                target: request.path.unwrap_or_default().to_owned(),
-                accept_encoding: request
-                    .headers
-                    .iter()
-                    .find(|header| header.name.eq_ignore_ascii_case("accept-encoding"))
-                    .map(|header| String::from_utf8_lossy(header.value).into_owned()),
-            }),
+            Ok(httparse::Status::Complete(_)) => {
+                let header = |name: &str| {
+                    request
+                        .headers
+                        .iter()
+                        .find(|header| header.name.eq_ignore_ascii_case(name))
+                        .map(|header| String::from_utf8_lossy(header.value).into_owned())
+                };
+                Ok(Request {
+                    method: request.method.unwrap_or_default().to_owned(),
+                    target: request.path.unwrap_or_default().to_owned(),
+                    host: header("host"),
+                    accept_encoding: header("accept-encoding"),
+                })
+            }
             Ok(httparse::Status::Partial) if head.len() <= MAX_HEAD => continue,
             Ok(httparse::Status::Partial) | Err(httparse::Error::TooManyHeaders) => Err(431),
             Err(_) => Err(400),
@@ -242,6 +266,9 @@ fn answer(site: &Site, policy: &str, mut stream: TcpStream) -> io::Result<()> {
         return Ok(());
     };
     let (response, head_only) = match request {
+        Ok(request) if !request.host.as_deref().is_none_or(loopback_host) => {
+            (Response::error(403), request.method == "HEAD")
+        }
         Ok(request) => (
             respond(
                 site,
@@ -327,6 +354,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         431 => "Request Header Fields Too Large",
@@ -386,4 +414,34 @@ fn serve_json(judge: Option<&JudgeOffer>) -> Vec<u8> {
     serde_json::json!({ "judge": judge })
         .to_string()
         .into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_hosts_are_answered() {
+        for host in [
+            "127.0.0.1:8000",
+            "127.0.0.1",
+            "localhost:8001",
+            "LOCALHOST",
+            "[::1]:8000",
+            " 127.0.0.1:0 ",
+        ] {
+            assert!(loopback_host(host), "{host}");
+        }
+        for host in [
+            "",
+            "evil.example:8000",
+            "127.0.0.1.evil.example",
+            "localhost.evil.example:8000",
+            "127.0.0.2:8000",
+            "127.0.0.1:80:80",
+            "x",
+        ] {
+            assert!(!loopback_host(host), "{host}");
+        }
+    }
 }

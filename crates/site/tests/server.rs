@@ -69,7 +69,7 @@ fn exchange(server: &Server, request: &str) -> (String, Vec<u8>) {
 fn get(server: &Server, target: &str, accept: &str) -> (String, Vec<u8>) {
     exchange(
         server,
-        &format!("GET {target} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: {accept}\r\n\r\n"),
+        &format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: {accept}\r\n\r\n"),
     )
 }
 
@@ -184,6 +184,12 @@ fn refusals_have_their_status_and_the_same_headers() {
     let (head, _) = exchange(&server, "POST / HTTP/1.1\r\ncontent-length: 0\r\n\r\n");
     assert!(head.starts_with("http/1.1 405"), "{head}");
     assert!(head.contains("allow: get, head"), "{head}");
+    let (head, body) = exchange(
+        &server,
+        "GET /opened/my%20data.json HTTP/1.1\r\nHost: rebound.example:8000\r\n\r\n",
+    );
+    assert!(head.starts_with("http/1.1 403"), "{head}");
+    assert!(!String::from_utf8_lossy(&body).contains("items"));
     let (head, _) = exchange(&server, "GARBAGE\r\n\r\n");
     assert!(head.starts_with("http/1.1 400"), "{head}");
     let long = format!("GET / HTTP/1.1\r\nx: {}\r\n", "a".repeat(20_000));
