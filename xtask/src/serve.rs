@@ -38,7 +38,6 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     let cli = wasm::target_dir().join("debug/agenteval");
     let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
         .map_err(|error| format!("cannot start the local demo judge: {error}"))?;
-    println!("judge: {} ({JUDGE_LABEL}, model `demo`)", judge.url());
     Step::new(cli).args(view_args(args, &judge.url())).run()
 }
 

@@ -66,7 +66,11 @@ pub fn view(args: &ViewArgs) -> Result<u8, UsageError> {
     let url = server.page_url();
     println!("page:  {url}");
     if let Some(judge) = &args.judge_endpoint {
-        println!("judge: {judge} (offered in the page's judge panel)");
+        println!(
+            "judge: {judge} ({}, model `{}`), offered in the page's judge panel",
+            args.judge_label.as_deref().unwrap_or(JUDGE_LABEL),
+            args.judge_model.as_deref().unwrap_or_default()
+        );
     }
     println!("Ctrl-C stops it");
     let _ = std::io::stdout().flush();
