@@ -45,13 +45,29 @@ pub struct Opened {
 }
 
 impl Opened {
-    /// The file at `path`, named by its file name.
+    /// The file at `path`, named by its file name, with what a URL path segment may not hold
+    /// (`:`, `\\`, control characters, a leading `.`) made `_`.
     pub fn new(path: PathBuf) -> Self {
-        let name = path
+        let name: String = path
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
-            .filter(|name| !name.is_empty() && !name.starts_with('.'))
-            .unwrap_or_else(|| "dataset".to_owned());
+            .unwrap_or_default()
+            .chars()
+            .enumerate()
+            .map(|(index, char)| {
+                let unfit = matches!(char, ':' | '\\') || char.is_control();
+                if unfit || (index == 0 && char == '.') {
+                    '_'
+                } else {
+                    char
+                }
+            })
+            .collect();
+        let name = if name.is_empty() {
+            "dataset".to_owned()
+        } else {
+            name
+        };
         Opened { name, path }
     }
 
@@ -419,6 +435,25 @@ fn serve_json(judge: Option<&JudgeOffer>) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_opened_name_is_one_the_path_mapping_accepts() {
+        for (file, name) in [
+            ("data/m365-demo.json", "m365-demo.json"),
+            ("my data é.json", "my data é.json"),
+            (".hidden.json", "_hidden.json"),
+            ("a:b\\c\u{7}.json", "a_b_c_.json"),
+            ("", "dataset"),
+        ] {
+            let opened = Opened::new(PathBuf::from(file));
+            assert_eq!(opened.name, name, "{file}");
+            assert_eq!(
+                locate(&opened.url_path()),
+                Some((Mount::Opened, name.to_owned())),
+                "{file}"
+            );
+        }
+    }
 
     #[test]
     fn only_loopback_hosts_are_answered() {
