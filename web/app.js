@@ -103,7 +103,7 @@ class Page {
       const served = await response.json();
       if (served?.judge?.endpoint) this.judge.offerDemo(served.judge);
     } catch {
-      // Not served by `cargo xtask serve`: no demo judge to offer.
+      // Not served by `agenteval view`: no judge to offer.
     }
   }
 

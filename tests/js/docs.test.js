@@ -44,7 +44,7 @@ const judgeKey = process.env.AGENTEVAL_JUDGE_KEY;
 /** Why each `cargo xtask` subcommand the documents show is not run here. */
 const NOT_RUN = {
   test: "it is the command running this test",
-  serve: "serves until killed; page-serve.test.js runs it in the background and tests the page it serves",
+  serve: "serves until killed; page-serve.test.js runs it in the background and tests the page `agenteval view` serves",
   judge: "serves until killed; this test and the judge suites run the same server, started by `cargo xtask test`",
   example: "a release build of the CLI (minutes on two cores); the commands it runs are the README's, run here with the debug CLI",
   build: "two profile-guided release builds and the package (many minutes); `cargo xtask test` builds the package the same way",
@@ -95,7 +95,7 @@ const xtaskMain = readFileSync(join(root, "xtask/src/main.rs"), "utf8");
 
 /** `{subcommand: {args: [...], flags: [...]}}` from xtask's usage lines. */
 function xtaskUsage() {
-  const line = xtaskMain.match(/usage: cargo xtask <([^>]*)>/)?.[1];
+  const line = xtaskMain.match(/const USAGE: &str = "cargo xtask <([^>]*)>/)?.[1];
   assert.ok(line, "xtask/src/main.rs has no usage line");
   const usage = {};
   for (const entry of line.split(/\|(?![^[]*\])/)) {

@@ -1,13 +1,16 @@
 // The README's main job, `cargo xtask serve`, as a user runs it (the xtask binary that runs these
-// tests is passed as AGENTEVAL_XTASK): the page is served with its security headers, opens with the
-// built-in example scored, offers the local demo judge, and scores the example's judged evaluators
-// with it.
+// tests is passed as AGENTEVAL_XTASK): it runs `agenteval view examples/m365-demo.json`, which
+// serves the page compiled into the CLI with its security headers and compression; the page opens
+// the example it is given scored, offers the local demo judge, and scores the example's judged
+// evaluators with it.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
-import { launchChromium } from "./helpers.js";
+import { launchChromium, root } from "./helpers.js";
 import { markPending, settled, summary } from "./page-helpers.js";
 
 const xtask = process.env.AGENTEVAL_XTASK;
@@ -15,16 +18,18 @@ if (!xtask) throw new Error("AGENTEVAL_XTASK is unset: run these tests through `
 
 let server;
 let url;
+let pageUrl;
 let browser;
 
 before(async () => {
-  server = spawn(xtask, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-  url = await new Promise((resolve, reject) => {
+  // Its own process group: xtask runs `agenteval view` as a child, and both are stopped together.
+  server = spawn(xtask, ["serve", "--port", "0", "--no-open"], { stdio: ["ignore", "pipe", "inherit"], detached: true });
+  [pageUrl, url] = await new Promise((resolve, reject) => {
     let printed = "";
     server.stdout.on("data", (chunk) => {
       printed += chunk;
-      const found = printed.match(/^page:\s+(http:\/\/127\.0\.0\.1:\d+)\/$/m);
-      if (found) resolve(found[1]);
+      const found = printed.match(/^page:\s+((http:\/\/127\.0\.0\.1:\d+)\/\S*)$/m);
+      if (found) resolve([found[1], found[2]]);
     });
     server.on("exit", (code) => reject(new Error(`cargo xtask serve exited (${code}) before printing the page's URL: ${printed}`)));
   });
@@ -33,7 +38,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.kill();
+  if (server) process.kill(-server.pid);
 });
 
 test("serve: security headers, and nothing outside web/, pkg/ and examples/", async () => {
@@ -51,6 +56,24 @@ test("serve: security headers, and nothing outside web/, pkg/ and examples/", as
   const served = await (await fetch(`${url}/serve.json`)).json();
   assert.equal(served.judge.kind, "azure");
   assert.match(served.judge.endpoint, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.equal(served.judge.apiKey, undefined);
+});
+
+test("serve: the page's files are compressed for browsers that accept it", async () => {
+  const plain = await (await fetch(`${url}/app.js`, { headers: { "accept-encoding": "identity" } })).arrayBuffer();
+  for (const encoding of ["br", "gzip"]) {
+    // Node's fetch decodes the body and keeps the header: the bytes must be the file's.
+    const response = await fetch(`${url}/app.js`, { headers: { "accept-encoding": encoding } });
+    assert.equal(response.headers.get("content-encoding"), encoding);
+    assert.deepEqual(Buffer.from(await response.arrayBuffer()), Buffer.from(plain));
+  }
+});
+
+test("serve: the page is given the example to open, at the URL it printed", async () => {
+  assert.equal(pageUrl, `${url}/?dataset=/opened/m365-demo.json`);
+  const opened = await fetch(`${url}/opened/m365-demo.json`);
+  assert.equal(opened.status, 200);
+  assert.deepEqual(await opened.json(), JSON.parse(readFileSync(join(root, "examples/m365-demo.json"), "utf8")));
 });
 
 test("serve: the page opens with the example scored and scores its judged evaluators with the demo judge", async () => {
@@ -61,7 +84,7 @@ test("serve: the page opens with the example scored and scores its judged evalua
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(message.text());
   });
-  await page.goto(`${url}/`);
+  await page.goto(pageUrl);
   assert.equal(await settled(page), "done");
   assert.equal((await summary(page)).entries, 7);
   assert.match(await page.textContent('#summary [data-evaluator="Coherence"] .card-detail'), /1 skipped/);

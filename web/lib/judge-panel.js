@@ -82,7 +82,7 @@ export class JudgePanel {
     this.describe();
   }
 
-  /** Offers the local demo judge that `cargo xtask serve` runs. */
+  /** Offers the judge `agenteval view` names in `/serve.json` (the local demo judge under `cargo xtask serve`). */
   offerDemo(judge) {
     this.demoJudge = judge;
     this.demo.hidden = false;

@@ -5,17 +5,78 @@
 use std::time::Duration;
 
 use agenteval_judge_server::{start, ServerConfig};
+use clap::Args;
 
-const USAGE: &str = "usage: cargo xtask judge [--port P] [--latency-ms N] [--fault-rate F] \
-                     [--seed S] [--key K] [--retry-after-ms N] [--hang-ms N]";
+/// The flags, as the usage line shows them.
+pub const USAGE: &str = "cargo xtask judge [--port P] [--latency-ms N] [--fault-rate F] \
+                         [--seed S] [--key K] [--retry-after-ms N] [--hang-ms N]";
 
-/// Parses `args` (after `judge`), starts the server and serves until the process is killed.
-pub fn run(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
-        println!("{USAGE}");
-        return Ok(());
+/// Flags of `judge`; unset ones keep [`ServerConfig::default`]'s values.
+#[derive(Debug, Clone, Default, PartialEq, Args)]
+#[command(override_usage = USAGE)]
+pub struct JudgeArgs {
+    /// Port on 127.0.0.1; 0 picks any free port.
+    #[arg(long, value_name = "P")]
+    port: Option<u16>,
+    /// Milliseconds every answer waits.
+    #[arg(long, value_name = "N")]
+    latency_ms: Option<u64>,
+    /// Share of requests answered with a random fault, 0 to 1.
+    #[arg(long, value_name = "F", value_parser = fault_rate)]
+    fault_rate: Option<f64>,
+    /// Seed of the random faults.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Key every request must carry.
+    #[arg(long, value_name = "K", value_parser = key)]
+    key: Option<String>,
+    /// The Retry-After of throttling faults, in milliseconds.
+    #[arg(long, value_name = "N")]
+    retry_after_ms: Option<u64>,
+    /// How long a hang fault sends nothing, in milliseconds.
+    #[arg(long, value_name = "N")]
+    hang_ms: Option<u64>,
+}
+
+fn fault_rate(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|rate| (0.0..=1.0).contains(rate))
+        .ok_or_else(|| format!("expected a number from 0 to 1, not `{text}`"))
+}
+
+fn key(text: &str) -> Result<String, String> {
+    if text.is_empty() {
+        Err("expected a non-empty key".to_owned())
+    } else {
+        Ok(text.to_owned())
     }
-    let config = parse(args)?;
+}
+
+impl JudgeArgs {
+    /// The server configuration the flags ask for.
+    fn config(&self) -> ServerConfig {
+        let defaults = ServerConfig::default();
+        ServerConfig {
+            port: self.port.unwrap_or(defaults.port),
+            latency: self
+                .latency_ms
+                .map_or(defaults.latency, Duration::from_millis),
+            fault_rate: self.fault_rate.unwrap_or(defaults.fault_rate),
+            seed: self.seed.unwrap_or(defaults.seed),
+            key: self.key.clone().or_else(|| defaults.key.clone()),
+            retry_after_ms: self.retry_after_ms.unwrap_or(defaults.retry_after_ms),
+            hang: self.hang_ms.map_or(defaults.hang, Duration::from_millis),
+        }
+    }
+}
+
+/// Starts the server `args` ask for and serves until the process is killed.
+///
+/// # Errors
+/// When the server cannot start.
+pub fn run(args: &JudgeArgs) -> Result<(), String> {
+    let config = args.config();
     let key = config.key.is_some();
     let server = start(config.clone()).map_err(|error| match config.port {
         0 => format!("cannot start the local judge: {error}"),
@@ -39,69 +100,29 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-/// The server configuration `args` ask for.
-fn parse(args: &[String]) -> Result<ServerConfig, String> {
-    let mut config = ServerConfig::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| rest.next().cloned())
-                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
-        };
-        match flag {
-            "--port" => config.port = number(flag, &value()?)?,
-            "--latency-ms" => config.latency = Duration::from_millis(number(flag, &value()?)?),
-            "--fault-rate" => {
-                let text = value()?;
-                config.fault_rate = text
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|rate| (0.0..=1.0).contains(rate))
-                    .ok_or_else(|| {
-                        format!("--fault-rate must be a number from 0 to 1, not `{text}`")
-                    })?;
-            }
-            "--seed" => config.seed = number(flag, &value()?)?,
-            "--key" => {
-                let key = value()?;
-                if key.is_empty() {
-                    return Err(format!("--key must not be empty\n{USAGE}"));
-                }
-                config.key = Some(key);
-            }
-            "--retry-after-ms" => config.retry_after_ms = number(flag, &value()?)?,
-            "--hang-ms" => config.hang = Duration::from_millis(number(flag, &value()?)?),
-            _ => return Err(format!("unknown argument `{arg}`\n{USAGE}")),
-        }
-    }
-    Ok(config)
-}
-
-fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("{flag} must be a whole number, not `{text}`\n{USAGE}"))
-}
-
 #[cfg(test)]
 mod tests {
+    use clap::Parser;
+
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
+    #[derive(Debug, Parser)]
+    struct Command {
+        #[command(flatten)]
+        judge: JudgeArgs,
+    }
+
+    fn parse(text: &str) -> Result<ServerConfig, String> {
+        Command::try_parse_from(std::iter::once("judge").chain(text.split_whitespace()))
+            .map(|command| command.judge.config())
+            .map_err(|error| error.to_string())
     }
 
     #[test]
     fn flags_fill_the_configuration() {
-        let config = parse(&args(
-            "--port 8123 --latency-ms=100 --fault-rate 0.3 --seed 7 --key k --hang-ms 5",
-        ))
-        .unwrap_or_default();
+        let config =
+            parse("--port 8123 --latency-ms=100 --fault-rate 0.3 --seed 7 --key k --hang-ms 5")
+                .unwrap_or_default();
         assert_eq!(config.port, 8123);
         assert_eq!(config.latency, Duration::from_millis(100));
         assert_eq!(config.fault_rate, 0.3);
@@ -109,10 +130,11 @@ mod tests {
         assert_eq!(config.key.as_deref(), Some("k"));
         assert_eq!(config.hang, Duration::from_millis(5));
         assert_eq!(config.retry_after_ms, 50);
+        assert_eq!(parse(""), Ok(ServerConfig::default()));
     }
 
     #[test]
-    fn bad_flags_are_refused_with_the_usage() {
+    fn bad_flags_are_refused() {
         for bad in [
             "--port",
             "--port 70000",
@@ -122,12 +144,12 @@ mod tests {
             "--key=",
             "--verbose",
         ] {
-            let error = parse(&args(bad)).err().unwrap_or_default();
+            let error = parse(bad).err().unwrap_or_default();
             assert!(!error.is_empty(), "`{bad}` accepted");
         }
-        assert!(parse(&args("--port 70000"))
+        assert!(parse("--fault-rate 1.5")
             .err()
             .unwrap_or_default()
-            .contains("--port must be a whole number"));
+            .contains("expected a number from 0 to 1"));
     }
 }

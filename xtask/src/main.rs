@@ -13,11 +13,13 @@
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
-//! - `serve [--port P]`: the README's main job: serve the page (`web/`, with `pkg/` and
-//!   `examples/`) on 127.0.0.1 with the local demo judge beside it, until killed.
-//! - `dist`: the page as one self-contained file, `target/dist/agenteval.html`, for `file://`.
+//! - `serve [--port P] [--no-open]`: the README's main job: build what is missing (the package,
+//!   then the CLI, which embeds the page) and run `agenteval view examples/m365-demo.json` with
+//!   the local demo judge beside it, until killed.
+//! - `dist`: the page as one self-contained file, `target/dist/agenteval.html`, for `file://`
+//!   (esbuild bundles; the assembly is `agenteval_site::offline`'s).
 //!
-//! Each command installs what it needs when it is missing.
+//! Each command installs what it needs when it is missing. Arguments are parsed with clap.
 
 mod bench;
 mod compare;
@@ -30,28 +32,97 @@ mod wasm;
 
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand, ValueEnum};
+
 use run::{cargo, project_root, Step};
 
+/// The subcommands, as the usage line shows them.
+const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
+
+/// The project's tooling.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", override_usage = USAGE)]
+struct Xtask {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Build the CLI and score the example datasets into every output format in target/example/.
+    Example,
+    /// Formatting, clippy, and every test suite; `test wasm`: only the package's layers.
+    Test {
+        /// Only this layer.
+        #[arg(value_enum)]
+        layer: Option<TestLayer>,
+    },
+    /// The release CLI with profile-guided optimisation, and the npm package in pkg/.
+    Build,
+    /// Every benchmark, or only the package's, the comparison, the judges' or the page's.
+    Bench {
+        /// Only this benchmark.
+        #[arg(value_enum)]
+        which: Option<BenchKind>,
+    },
+    /// The document-parser fuzz target for SECONDS.
+    Fuzz {
+        /// How long it runs.
+        #[arg(default_value_t = 60)]
+        seconds: u64,
+    },
+    /// The local OpenAI/Azure-compatible judge server, until killed.
+    Judge(judge::JudgeArgs),
+    /// The README's main job: `agenteval view` on the example with the local demo judge.
+    Serve(serve::ServeArgs),
+    /// The page as one offline file, target/dist/agenteval.html.
+    Dist,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TestLayer {
+    /// The WebAssembly package's layers.
+    Wasm,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BenchKind {
+    /// The package's size, start-up and throughput.
+    Wasm,
+    /// Against azure-ai-evaluation.
+    Compare,
+    /// The judges' throughput and overhead per call.
+    Judge,
+    /// The page's drop-to-rendered and scroll frame times.
+    Page,
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("example") => example(),
-        Some("test") if args.get(1).map(String::as_str) == Some("wasm") => wasm::test(),
-        Some("test") => test(),
-        Some("build") => build(),
-        Some("bench") if args.get(1).map(String::as_str) == Some("wasm") => bench::run_wasm(),
-        Some("bench") if args.get(1).map(String::as_str) == Some("compare") => bench::run_compare(),
-        Some("bench") if args.get(1).map(String::as_str) == Some("judge") => bench::run_judge(),
-        Some("bench") if args.get(1).map(String::as_str) == Some("page") => bench::run_page(),
-        Some("bench") => bench::run(),
-        Some("fuzz") => fuzz(args.get(1).map(String::as_str).unwrap_or("60")),
-        Some("judge") => judge::run(args.get(1..).unwrap_or_default()),
-        Some("serve") => serve::run(args.get(1..).unwrap_or_default()),
-        Some("dist") => dist(),
-        _ => {
-            eprintln!("usage: cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [--port P]|dist>");
-            return ExitCode::from(2);
+    let task = match Xtask::try_parse() {
+        Ok(xtask) => xtask.task,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(if error.use_stderr() { 2 } else { 0 });
         }
+    };
+    let result = match task {
+        Task::Example => example(),
+        Task::Test {
+            layer: Some(TestLayer::Wasm),
+        } => wasm::test(),
+        Task::Test { layer: None } => test(),
+        Task::Build => build(),
+        Task::Bench { which } => match which {
+            Some(BenchKind::Wasm) => bench::run_wasm(),
+            Some(BenchKind::Compare) => bench::run_compare(),
+            Some(BenchKind::Judge) => bench::run_judge(),
+            Some(BenchKind::Page) => bench::run_page(),
+            None => bench::run(),
+        },
+        Task::Fuzz { seconds } => fuzz(seconds),
+        Task::Judge(args) => judge::run(&args),
+        Task::Serve(args) => serve::run(&args),
+        Task::Dist => dist(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -167,11 +238,16 @@ fn test() -> Result<(), String> {
     Ok(())
 }
 
-/// The release CLI, built with profile-guided optimisation, and the npm package.
+/// The npm package, then the release CLI built with profile-guided optimisation, which compiles
+/// the page (`web/`, the package) in.
 fn build() -> Result<(), String> {
+    wasm::build()?;
     let cli = pgo::build_cli()?;
-    println!("CLI: {}", cli.display());
-    wasm::build().map(|_| ())
+    println!(
+        "CLI: {} (with the page, for `agenteval view`)",
+        cli.display()
+    );
+    Ok(())
 }
 
 /// The page as one offline file (the package built first when missing or stale).
@@ -189,7 +265,7 @@ fn build_cli() -> Result<(), String> {
 }
 
 /// Runs the parser fuzz target for `seconds` (needs cargo-fuzz; uses RUSTC_BOOTSTRAP on stable).
-fn fuzz(seconds: &str) -> Result<(), String> {
+fn fuzz(seconds: u64) -> Result<(), String> {
     run::ensure_cargo_tool("cargo-fuzz", "cargo-fuzz", None)?;
     let root = project_root();
     let corpus = root.join("fuzz/corpus/parse_document");

@@ -26,6 +26,7 @@ mod output;
 mod reopen;
 mod summary;
 mod terminal;
+mod view;
 mod wordnet;
 
 use std::path::PathBuf;
@@ -96,6 +97,9 @@ enum Command {
     },
     /// List the built-in evaluators with their options, defaults and pass rules.
     Evaluators,
+    /// Serve the web page on 127.0.0.1 and open FILE in it, scored (exit 2 when this binary
+    /// was built without the page).
+    View(view::ViewArgs),
 }
 
 /// `--format` of `score`: any output format (the core says which apply to the dataset).
@@ -159,6 +163,7 @@ fn main() -> ExitCode {
             out,
         } => reopen::report(&dataset, format, out.as_deref()),
         Command::Evaluators => output::list_evaluators(),
+        Command::View(args) => view::view(&args),
     };
     match outcome {
         Ok(code) => ExitCode::from(code),
