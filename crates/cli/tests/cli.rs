@@ -1,5 +1,12 @@
 //! End-to-end tests of the `agenteval` binary: exit codes, stdin, diagnostics, formats, streaming.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::io::{BufRead, BufReader, Write};

@@ -2,6 +2,13 @@
 //! default format), read back to the same verdicts, every report format, stdin, and bad rows
 //! reported by row and column without losing the others.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::process::{Command, Output};

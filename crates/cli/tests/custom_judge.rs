@@ -4,6 +4,13 @@
 //! without the flag (a load error); bad flags; and Foundry `score_model` / `label_model`
 //! criteria.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::path::{Path, PathBuf};

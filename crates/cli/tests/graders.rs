@@ -5,6 +5,13 @@
 //! texts (with the CLI's embedded WordNet), the `foundry` output carrying each criterion's
 //! columns, and `cosine`: skipped without a judge, the embeddings' cosine with the local one.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::path::{Path, PathBuf};

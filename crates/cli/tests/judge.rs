@@ -2,6 +2,13 @@
 //! (`agenteval-judge-server`), over each endpoint kind, with its faults, the key, the cache and
 //! the figures it reports.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::path::{Path, PathBuf};

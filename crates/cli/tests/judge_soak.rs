@@ -6,6 +6,13 @@
 //! equal that run's, score, reason, usage and all), and the expected error codes from the
 //! directives. No timing is asserted; the wall times are printed.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

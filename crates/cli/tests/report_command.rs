@@ -1,6 +1,13 @@
 //! End-to-end tests of `agenteval report`: a scored document, or runevals results, written in the
 //! report formats without scoring it again, with `score`'s summary table and exit codes.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::process::Output;

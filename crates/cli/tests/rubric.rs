@@ -2,6 +2,13 @@
 //! worked examples, an always-applicable dimension the judge drops, a rubric that applies to
 //! nothing, bad options, every report format showing the dimensions, and a Foundry criterion.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,13 @@
 //! checked. `cargo xtask test` runs the Rust tests before it builds the package on a fresh
 //! checkout, and the JS suite (page-serve.test.js) against a CLI built with the page.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod support;
 
 use std::process::Command;

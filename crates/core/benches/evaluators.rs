@@ -3,6 +3,13 @@
 //! into memory, as a caller holding the output would, and into a sink that only counts the bytes,
 //! as the CLI streams it into a file or a pipe without holding it.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 #[path = "../../cli/src/allocator.rs"]
 mod allocator;
 mod support;

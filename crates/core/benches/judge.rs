@@ -4,6 +4,13 @@
 //! session. What is left per call is the scheduler's and the run's overhead, to set against a
 //! judge's latency of a second or so. `cargo xtask bench judge` prints it in µs per call.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 #[path = "../../cli/src/allocator.rs"]
 mod allocator;
 

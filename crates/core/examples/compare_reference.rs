@@ -9,6 +9,13 @@
 //! `compare_reference once FILE` (one untimed pass of each evaluator, for instruction counts under
 //! callgrind: divide by the item count).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 #[path = "../../cli/src/allocator.rs"]
 mod allocator;
 #[path = "../benches/support/mod.rs"]

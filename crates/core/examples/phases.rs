@@ -1,5 +1,12 @@
 //! Times each phase of scoring a document (development aid): `phases FILE`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 #[path = "../../cli/src/allocator.rs"]
 mod allocator;
 

@@ -12,6 +12,13 @@
 //!    named deviation rule ([`RULES`], also the table in `tests/parity/README.md`) must explain
 //!    the difference. An unexplained difference fails the test, and so does a rule no case uses.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -5,6 +5,13 @@
 //! allowed; messages must match exactly; raw Python crashes and documented deviations must be
 //! errors.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::io::Read;
 use std::path::PathBuf;
 

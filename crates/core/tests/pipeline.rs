@@ -2,6 +2,13 @@
 //! against the official 1.8.0 schema (documents declaring ≤ 1.8) and against our extended schema
 //! (all), checked with the `jsonschema` crate; the demo's run report is snapshotted.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::path::{Path, PathBuf};
 
 use agenteval_core::dataset::{self, Dataset};

@@ -3,6 +3,13 @@
 //! cannot hold); the scored fixtures in `tests/fixtures/scored` map as their tests say, and their
 //! reports are snapshotted.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod documents;
 
 use agenteval_core::dataset::{self, Dataset};

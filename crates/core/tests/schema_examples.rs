@@ -1,6 +1,13 @@
 //! The official schema examples and samples through `schema::validate`, with every verdict
 //! cross-checked against the `jsonschema` crate on the official 1.8.0 file and on our extended file.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -2,6 +2,13 @@
 //! with serde_json, validates without problems, and one problem deep inside it is still found with
 //! its pointer. Speed is measured by the `document_100k` criterion benchmarks, not here.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use agenteval_core::json::Value;
 use agenteval_core::{json, schema};
 

@@ -4,6 +4,13 @@
 //! does (`porter_stem.json`, from `generate_cases.py`), and damaged tables are refused, never
 //! read.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::io::Read;
 use std::path::PathBuf;
 

@@ -17,19 +17,6 @@
 //!
 //! Test tooling only: no TLS, no persistence, no tokio; it never calls out.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::indexing_slicing
-    )
-)]
-
 mod connection;
 mod directives;
 mod embeddings;

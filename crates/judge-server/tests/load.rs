@@ -1,6 +1,13 @@
 //! Concurrency and random faults: latency is slept per request without holding up other
 //! connections, and random faults hit about `fault_rate` of first attempts and never a retry.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};

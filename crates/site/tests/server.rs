@@ -1,6 +1,13 @@
 //! The server over real sockets: files with their headers and compressed forms, the opened
 //! file, the judge offer, and what it refuses.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;

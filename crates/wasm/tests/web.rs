@@ -2,6 +2,12 @@
 //! and in headless Chromium): the exports' values, their errors, the streaming run, how the
 //! allocator grows the module's memory, and the scored document's bytes as the module writes them.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 #![cfg(target_arch = "wasm32")]
 
 use agenteval_core::json;

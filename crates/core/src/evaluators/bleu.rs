@@ -175,7 +175,8 @@ fn fsum(values: &[f64]) -> f64 {
     high
 }
 
-#[cfg(all(test, feature = "nltk"))]
+#[cfg(test)]
+#[cfg(feature = "nltk")]
 mod tests {
     use super::*;
     use crate::json;

@@ -81,7 +81,8 @@ pub fn sentence_gleu<T: AsRef<str>>(reference: &[T], hypothesis: &[T]) -> f64 {
     }
 }
 
-#[cfg(all(test, feature = "nltk"))]
+#[cfg(test)]
+#[cfg(feature = "nltk")]
 mod tests {
     use super::*;
 

@@ -174,7 +174,8 @@ fn score(weights: Weights, reference: &str, hypothesis: &str) -> Result<f64, (Er
     }
 }
 
-#[cfg(all(test, feature = "nltk"))]
+#[cfg(test)]
+#[cfg(feature = "nltk")]
 mod tests {
     use super::*;
     use crate::json;

@@ -648,7 +648,7 @@ mod tests {
         let (result, sent, _, stats) = call_with(|_, _| Some(Ok(status(500, &[]))));
         assert_eq!(failure_code(&result), Some(ErrorCode::EvaluatorError));
         let Err(CallError::Failed(failure)) = &result else {
-            unreachable!()
+            panic!("the call was expected to fail")
         };
         assert!(
             failure.message.contains("gave up after 4 attempts"),
@@ -714,7 +714,7 @@ mod tests {
             Some(Ok(status(403, &[])))
         });
         let Err(CallError::Failed(failure)) = result else {
-            unreachable!()
+            panic!("the call was expected to fail")
         };
         assert!(!failure.message.contains("secret-key"));
     }
@@ -729,7 +729,7 @@ mod tests {
             }))
         });
         let Err(CallError::Failed(failure)) = refused else {
-            unreachable!()
+            panic!("the call was expected to fail")
         };
         assert!(
             failure.message.contains("bad key …[redacted]"),
@@ -774,7 +774,7 @@ mod tests {
             Some(ErrorCode::JudgeAuthenticationError)
         );
         let Err(CallError::Failed(failure)) = result else {
-            unreachable!()
+            panic!("the call was expected to fail")
         };
         assert!(
             failure.message.contains("gave none within 5 s"),
