@@ -1,8 +1,8 @@
 //! `cargo xtask dist`: the page as one self-contained HTML file that works opened from
 //! `file://` with no network. `web/index.html` keeps its markup; its stylesheet becomes an inline
 //! `<style>` (local `@import`s inlined), its module script an inline bundle (esbuild), and the
-//! engine worker's bundle (a classic script, which the page starts from a `blob:` URL), both
-//! WebAssembly modules (base64) and the example dataset ride along in script elements that never
+//! engine worker's bundle (a classic script, which the page starts from a `blob:` URL), the
+//! WebAssembly module (base64) and the example dataset ride along in script elements that never
 //! run, which the page reads in file mode. A strict policy with
 //! the hashes of the inline style and script replaces the page's CSP meta.
 //!
@@ -19,7 +19,6 @@ use crate::run::{project_root, Step};
 /// The file mode's data elements: `(id, type)`; the page looks them up by id.
 const ENGINE: (&str, &str) = ("agenteval-engine", "text/plain");
 const WASM: (&str, &str) = ("agenteval-wasm", "application/base64");
-const JUDGE_WASM: (&str, &str) = ("agenteval-judge-wasm", "application/base64");
 const EXAMPLE: (&str, &str) = ("agenteval-example", "application/json");
 
 /// Builds the file at `out` from `web/`, `pkg/` and `examples/` with the `esbuild` binary, and
@@ -45,7 +44,6 @@ pub fn write(out: &Path, esbuild: &Path) -> Result<u64, String> {
     let data = [
         Data::new(ENGINE, engine),
         Data::new(WASM, base64_of(&pkg.join("agenteval_wasm_bg.wasm"))?),
-        Data::new(JUDGE_WASM, base64_of(&pkg.join("agenteval_judge_bg.wasm"))?),
         Data::new(
             EXAMPLE,
             json_for_script(&read_text(&root.join("examples/m365-demo.json"))?),
@@ -129,7 +127,7 @@ impl Bundler<'_> {
             Bundle::Stylesheet => step.args(["--loader:.png=dataurl", "--loader:.svg=dataurl"]),
             Bundle::Module => step.args(scripts).arg("--format=esm"),
             // NOTE: only the glue's default module URL reads `import.meta.url`; the page always
-            // hands the worker the modules' bytes.
+            // hands the worker the module's bytes.
             Bundle::Classic => step
                 .args(scripts)
                 .args(["--format=iife", "--log-override:empty-import-meta=silent"]),
@@ -396,7 +394,7 @@ fn connect_sources(policy: &str) -> String {
     }
 }
 
-/// The file's policy: nothing but the listed inline scripts and styles, the modules'
+/// The file's policy: nothing but the listed inline scripts and styles, the module's
 /// compilation, the worker from a blob, blob and data images, and the `connect` sources (the
 /// page's judges).
 pub fn file_policy(scripts: &[String], styles: &[String], connect: &str) -> String {

@@ -30,7 +30,6 @@ pub mod judge;
 mod multiset;
 pub mod options;
 pub mod outcome;
-#[cfg(any(feature = "judge", feature = "nltk"))]
 mod placeholder;
 pub mod report;
 pub mod resolve;
