@@ -1,8 +1,9 @@
 //! METEOR's WordNet table in the package. The table is a separate asset (`wordnet-meteor.bin.gz`)
-//! that the host knows how to load: its loader (`pkg/load.js`) registers a function here
-//! (`setWordnetLoader`), and a run that needs the table (the core says which: `Session::
-//! needs_wordnet`) has it loaded and installed before its first step. This module never decides
-//! which runs need it, and never fetches anything itself.
+//! that the host knows how to load: the package's loader (`pkg/load.js`) registers a function
+//! with `setWordnetLoader` (kept in `js/wordnet.js`, outside the module's memory, so a reset after
+//! a crash keeps it), and a run that needs the table (the core says which runs do:
+//! `Session::needs_wordnet`) has it loaded and installed before its first step. This module never
+//! decides which runs need it, and never fetches anything itself.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
