@@ -1,5 +1,7 @@
 // `connectWorker()`: the same API as the package, run in the package's Web Worker (worker.js), so
 // scoring never blocks the page. Custom evaluators are functions and cannot be sent to a worker.
+// The caller's side of the one worker protocol (`protocol.js`): `call()` reaches the methods of any
+// worker that serves them with it (the page's engine, `web/engine-worker.js`).
 
 function toError(data) {
   const error = new Error(data.message);
@@ -23,6 +25,7 @@ function defaultWorker() {
 export function connectWorker(worker = defaultWorker()) {
   let nextId = 0;
   const calls = new Map();
+  let failure;
   worker.addEventListener("message", ({ data }) => {
     const call = calls.get(data?.id);
     if (!call) return;
@@ -38,9 +41,9 @@ export function connectWorker(worker = defaultWorker()) {
     }
   });
   worker.addEventListener("error", (event) => {
-    const error = misuse(`worker: ${event?.message ?? "the worker failed"}`);
-    error.code = "workerError";
-    for (const call of calls.values()) call.reject(error);
+    failure = misuse(`worker: ${event?.message || "the worker failed"}`);
+    failure.code = "workerError";
+    for (const call of calls.values()) call.reject(failure);
     calls.clear();
   });
 
@@ -57,6 +60,7 @@ export function connectWorker(worker = defaultWorker()) {
   function request(method, args, hooks = {}, transfer = []) {
     return new Promise((resolve, reject) => {
       const { signal, onResult, onRows, onProgress, getToken, judged } = hooks;
+      if (failure) return reject(failure);
       if (signal?.aborted && !judged) return reject(signal.reason);
       const id = nextId++;
       // A judged run is not rejected on abort: the worker's run resolves with the report, its
@@ -114,6 +118,11 @@ export function connectWorker(worker = defaultWorker()) {
   }
 
   return {
+    /**
+     * Calls `method` of the worker with `args`; `hooks`: `signal`, `onProgress`, `onResult`,
+     * `onRows`, `getToken`, `judged` (an abort resolves rather than rejects) and `transfer`.
+     */
+    call: (method, args = [], { transfer = [], ...hooks } = {}) => request(method, args, hooks, transfer),
     validate: (dataset, options) => request("validate", [dataset, options]),
     evaluators: () => request("evaluators", []),
     version: () => request("version", []),

@@ -10,15 +10,13 @@ export {
   scoreDocument,
   scoreItem,
   render,
+  readReport,
+  evaluateRows,
   version,
   connectWorker,
 } from "./agenteval_wasm.js";
-// Only the second module (loaded on first use) has `readReport` and `evaluateRows`.
-export { readReport, evaluateRows } from "./agenteval_judge.js";
-export type { RowsEvaluation, Rows, RowsOptions, RowCode } from "./agenteval_judge.js";
 
-import type { CaseOutcome, Format, JsonObject, OutputOptions, RunReport } from "./agenteval_wasm.js";
-import type { Rows, RowsOptions } from "./agenteval_judge.js";
+import type { CaseOutcome, Format, JsonObject, OutputOptions, Rows, RowsOptions, RunReport } from "./agenteval_wasm.js";
 
 /** A `RowsEvaluation` held in the package's worker: the same members, the methods asynchronous. */
 export interface WorkerRowsEvaluation {

@@ -4,16 +4,17 @@
 // `Evaluation`), streams rows to the page as they are scored, and answers the item view, text
 // search and exports (byte for byte what the CLI writes) from what it keeps.
 //
-// Protocol: requests `{id, method, args}`; replies `{id, type: "done", value}`,
-// `{id, type: "error", error}`, and during a run `{id, type: "columns", columns}` (the lean
-// path's typed columns), `{id, type: "rows", rows}` (compact rows of a judged run) and
-// `{id, type: "progress", progress}`. `{id, method: "cancel"}` aborts run `id`.
-// The first request is `boot` with where the two WebAssembly modules are: URLs (served page) or
-// their bytes (the offline file, which has no URL to fetch them from); the served page also gives
-// the URL of METEOR's WordNet table (the offline file has none: METEOR's results are errors there).
+// It speaks the package's one worker protocol (`serve` from `agenteval/protocol`; the page calls
+// it through `connectWorker(worker).call`): a run streams `rows` replies, each either the lean
+// path's typed columns (`Rows`, as `evaluateRows` hands them out) or an array of compact rows (a
+// judged run), and `progress`; aborting a request cancels the run.
+// The first request is `boot` with where the WebAssembly module is, for the package's loader
+// (`agenteval/load`): its URL (served page) or its bytes (the offline file, which has no URL to
+// fetch it from); the served page also gives the URL of METEOR's WordNet table (the offline file
+// has none: METEOR's results are errors there).
 
-import init from "../pkg/agenteval_wasm.js";
-import { gunzip, modules } from "../pkg/modules.js";
+import { load } from "../pkg/load.js";
+import { misuse, serve } from "../pkg/protocol.js";
 import { compactRow, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
@@ -23,23 +24,9 @@ let opened;
 let evaluation;
 let outcomes = [];
 let lastJudge;
-const controllers = new Map();
 
-async function boot({ wasm, judgeWasm, wordnet }) {
-  await init({ module_or_path: wasm });
-  if (wordnet) {
-    modules.loadWordnet = async () => {
-      const response = await fetch(wordnet);
-      if (!response.ok) throw new Error(`wordnet-meteor.bin.gz: HTTP ${response.status}`);
-      return gunzip(new Uint8Array(await response.arrayBuffer()));
-    };
-  }
-  modules.loadJudge = async () => {
-    const judge = await import("../pkg/agenteval_judge.js");
-    await judge.default({ module_or_path: judgeWasm });
-    return judge;
-  };
-  api = await import("../pkg/api.js");
+async function boot({ wasm, wordnet }) {
+  api = await load({ module: wasm, wordnet });
   return { version: api.version(), evaluators: api.evaluators() };
 }
 
@@ -54,8 +41,8 @@ function mentions(data, needles) {
 
 /**
  * Opens a dataset and, when it already carries scores (a scored M365 document or runevals
- * results), reads the report they make. The package reads stored scores in its judge module, so
- * that is loaded only for a dataset whose beginning mentions them. Validation is `validate()`:
+ * results), reads the report they make; only a dataset whose beginning mentions stored scores is
+ * read for them, so an unscored dataset is not parsed twice. Validation is `validate()`:
  * the run itself reports a dataset it cannot read, with the same problems.
  */
 async function open({ bytes, name, config }) {
@@ -161,7 +148,8 @@ function tagsOf(entries) {
  * are written to IndexedDB as they arrive, in batches, so a reload can show and resume it; the
  * writes never hold up the run. Resolves to the report without its items, and the entries' tags.
  */
-async function run(id, { judge, runId, persist }, signal) {
+async function run({ judge, runId, persist }, call) {
+  const { signal } = call;
   if (!opened) throw misuse("no dataset is open");
   evaluation?.free();
   evaluation = undefined;
@@ -189,7 +177,7 @@ async function run(id, { judge, runId, persist }, signal) {
   const flush = () => {
     clearTimeout(timer);
     timer = 0;
-    if (batch.length > 0) self.postMessage({ id, type: "rows", rows: batch });
+    if (batch.length > 0) call.rows(batch);
     if (store && stored.length > 0) {
       const outcomesToStore = stored;
       writing = writing.then(() => store.putOutcomes(runId, outcomesToStore)).catch(() => {});
@@ -207,7 +195,7 @@ async function run(id, { judge, runId, persist }, signal) {
       if (performance.now() - flushed > 50) flush();
       else if (!timer) timer = setTimeout(flush, 50);
     },
-    onProgress: (progress) => self.postMessage({ id, type: "progress", progress }),
+    onProgress: call.progress,
   };
   if (opened.config) options.config = opened.config;
   if (judge) options.judge = judge;
@@ -224,7 +212,7 @@ async function run(id, { judge, runId, persist }, signal) {
         config: opened.config,
         onProgress: options.onProgress,
         onRows: (columns) => {
-          self.postMessage({ id, type: "columns", columns });
+          call.rows(columns);
           if (store) writing = writing.then(() => store.putColumns(runId, columns)).catch(() => {});
         },
       });
@@ -384,56 +372,34 @@ async function testJudge(judge) {
   return outcome.results[0];
 }
 
-function misuse(message) {
-  return Object.assign(new Error(message), { name: "AgentEvalError", code: "invalidArgument" });
-}
-
-function errorData(error) {
-  return {
-    name: error?.name ?? "Error",
-    message: error?.message ?? String(error),
-    code: error?.code,
-    diagnostics: error?.diagnostics,
-  };
-}
-
-const methods = {
-  boot,
-  open,
-  run,
-  entry,
-  search,
-  export: exported,
-  testJudge,
-  validate,
-  restore,
-  storedRows,
-  readStored,
-  excerpt,
-  version: () => api.version(),
-};
-
 let booted;
 
-self.addEventListener("message", async ({ data }) => {
-  const { id, method, args = [] } = data ?? {};
-  if (method === "cancel") {
-    controllers.get(id)?.abort(new DOMException("cancelled by the user", "AbortError"));
-    return;
-  }
-  const controller = new AbortController();
-  controllers.set(id, controller);
-  try {
-    const handler = methods[method];
-    if (!handler) throw misuse(`method: unknown ${method}`);
-    if (method === "boot") booted = boot(...args);
-    else await booted;
-    const value =
-      method === "boot" ? await booted : method === "run" ? await run(id, args[0] ?? {}, controller.signal) : await handler(...args);
-    self.postMessage({ id, type: "done", value });
-  } catch (error) {
-    self.postMessage({ id, type: "error", error: errorData(error) });
-  } finally {
-    controllers.delete(id);
-  }
+/** A page method, run once the package has booted. */
+const afterBoot =
+  (method) =>
+  async (args) => {
+    await booted;
+    return method(...args);
+  };
+
+serve({
+  boot: (args) => {
+    booted = boot(...args);
+    return booted;
+  },
+  open: afterBoot(open),
+  run: async ([options], call) => {
+    await booted;
+    return run(options ?? {}, call);
+  },
+  entry: afterBoot(entry),
+  search: afterBoot(search),
+  export: afterBoot(exported),
+  testJudge: afterBoot(testJudge),
+  validate: afterBoot(validate),
+  restore: afterBoot(restore),
+  storedRows: afterBoot(storedRows),
+  readStored: afterBoot(readStored),
+  excerpt: afterBoot(excerpt),
+  version: afterBoot(() => api.version()),
 });

@@ -252,7 +252,7 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 } });
 });
 
-test("worker and page: a Copilot Studio CSV is read by the second module, through connectWorker too", async () => {
+test("worker and page: a Copilot Studio CSV is read, through connectWorker too", async () => {
   const csv = await readFile(join(examples, "../tests/fixtures/copilot-studio/export.csv"), "utf8");
   const result = await page.evaluate(async (text) => {
     const { connectWorker, evaluateRows, validate, render, score } = globalThis.agenteval;

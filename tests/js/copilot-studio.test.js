@@ -1,10 +1,9 @@
-// Copilot Studio test sets (CSV) through the package: read by its second module (the first
-// refuses them with `otherModule`, which the package's entry points route), every output format
-// byte for byte as the native CLI writes it, the export read back to the same verdicts, and bad
-// rows reported by row and column; with the local judge (`cargo xtask test` passes its URL and key
-// in AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY), GeneralQuality, CompareMeaning and
-// TextSimilarity judged and written back byte for byte as the CLI writes them, and in headless
-// Chromium the judged export's round trip: read, score, write, read back.
+// Copilot Studio test sets (CSV) through the package: every output format byte for byte as the
+// native CLI writes it, the export read back to the same verdicts, and bad rows reported by row and
+// column; with the local judge (`cargo xtask test` passes its URL and key in AGENTEVAL_JUDGE_URL
+// and AGENTEVAL_JUDGE_KEY), GeneralQuality, CompareMeaning and TextSimilarity judged and written
+// back byte for byte as the CLI writes them, and in headless Chromium the judged export's round
+// trip: read, score, write, read back.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

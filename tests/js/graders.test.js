@@ -1,6 +1,6 @@
-// Foundry's `string_check` and `text_similarity` graders through the package: the first module
-// hands a config naming them (in the options, or on the dataset's first line) to the second, and
-// a `meteor` metric alone makes the package fetch METEOR's WordNet table. Scores by hand (eq,
+// Foundry's `string_check` and `text_similarity` graders through the package, from a config in
+// the options or on the dataset's first line; a `meteor` metric alone makes the run fetch
+// METEOR's WordNet table. Scores by hand (eq,
 // ilike, fuzzy_match as RapidFuzz's `fuzz.ratio / 100`) and, for the BLEU, GLEU, METEOR and
 // ROUGE metrics, those of the built-in evaluators on the same texts.
 
@@ -42,7 +42,7 @@ function result(item, name) {
   return found;
 }
 
-test("a meteor metric alone fetches WordNet, in the second module", async () => {
+test("a meteor metric alone fetches WordNet", async () => {
   const config = { testing_criteria: [grader("meteor", "meteor")] };
   const report = await agenteval.score(rows, { config });
   for (const item of report.items) {
@@ -99,7 +99,7 @@ test("BLEU, GLEU, METEOR and ROUGE metrics are the built-in evaluators' scores",
   }
 });
 
-test("a config line naming a grader is read by the second module", async () => {
+test("a config line naming a grader is read", async () => {
   const config = {
     testing_criteria: [{ type: "string_check", name: "exact", input: "{{sample.output_text}}", reference: "{{item.label}}", operation: "eq" }],
   };

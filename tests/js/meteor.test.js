@@ -1,7 +1,7 @@
-// METEOR in the package: it runs in the second module (with NLTK's tokenisers), and its WordNet
-// table is a separate asset (`wordnet-meteor.bin.gz`), fetched and installed the first time a call
-// names `builtin.meteor_score`; scores are the reference's, as in the committed parity cases, in
-// Node (read from the package folder) and in Chromium (fetched, gunzipped by DecompressionStream).
+// METEOR in the package: its WordNet table is a separate asset (`wordnet-meteor.bin.gz`), fetched
+// and installed before the first run that scores `builtin.meteor_score`; scores are the
+// reference's, as in the committed parity cases, in Node (read from the package folder) and in
+// Chromium (fetched, gunzipped by DecompressionStream).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -49,7 +49,7 @@ test("score fetches the WordNet table and gives the reference's METEOR scores", 
   assertReference(report.items);
 });
 
-test("the second module gets the table too (evaluateRows)", async () => {
+test("evaluateRows gets the table too", async () => {
   const evaluation = await agenteval.evaluateRows(rows, { config });
   try {
     assertReference(sample.map((_, position) => evaluation.entry(position)));

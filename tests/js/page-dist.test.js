@@ -77,9 +77,9 @@ async function scored(entries) {
 test("dist: the offline file scores the built-in example", async () => {
   await scored(EXAMPLE_ENTRIES);
   const inlined = await page.evaluate(() =>
-    ["agenteval-engine", "agenteval-wasm", "agenteval-judge-wasm", "agenteval-example"].map((id) => document.getElementById(id)?.tagName),
+    ["agenteval-engine", "agenteval-wasm", "agenteval-example"].map((id) => document.getElementById(id)?.tagName),
   );
-  assert.deepEqual(inlined, ["SCRIPT", "SCRIPT", "SCRIPT", "SCRIPT"]);
+  assert.deepEqual(inlined, ["SCRIPT", "SCRIPT", "SCRIPT"]);
   assert.deepEqual(problems, []);
   assert.deepEqual(requests, []);
 });

@@ -116,6 +116,15 @@ test("node: bad dimensions are configuration errors naming the JSON pointer", as
   );
 });
 
+test("node: without a judge, bad dimensions are the same configuration errors, as in the CLI", async () => {
+  const bad = { dimensions: [{ id: "a", description: "first", weight: 1 }, { id: "b", description: "second", weight: 0 }] };
+  const report = await agenteval.score(dataset(["Booked."], { Rubric: bad }));
+  const entry = rubricResult(report, 0);
+  assert.equal(entry.result, "error");
+  assert.equal(entry.error.code, "evaluatorConfigurationError");
+  assert.match(entry.error.message, /^option `dimensions` at \/dimensions\/1\/weight: /);
+});
+
 test("node: without a judge a rubric is skipped", async () => {
   const report = await agenteval.score(dataset(["Booked."]));
   const entry = rubricResult(report, 0);

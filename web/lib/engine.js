@@ -1,13 +1,15 @@
-// The page's side of the engine worker (`engine-worker.js`): starts it, boots the WebAssembly
-// modules in it, and turns its messages into promises and callbacks (rows that come as columns
-// are made into compact rows here).
-
-import { rowsFromColumns } from "./entries.js";
+// The page's side of the engine worker (`engine-worker.js`): starts it, boots the package's
+// WebAssembly module in it, and reaches its methods through the package's worker client
+// (`connectWorker(worker).call`, the one worker protocol); rows that come as columns are made into
+// compact rows here.
 //
-// Served, the worker and modules are files beside the page. In the offline file built by
+// Served, the worker and the module are files beside the page. In the offline file built by
 // `cargo xtask dist` they are inlined: the worker's bundled source (a classic script) in a
-// `<script type="text/plain" id="agenteval-engine">` and each module's bytes, base64, in `<script type="application/base64"
-// id="agenteval-wasm">` / `id="agenteval-judge-wasm"`; none of them runs as a script.
+// `<script type="text/plain" id="agenteval-engine">` and the module's bytes, base64, in
+// `<script type="application/base64" id="agenteval-wasm">`; neither runs as a script.
+
+import { connectWorker } from "../../pkg/client.js";
+import { rowsFromColumns } from "./entries.js";
 
 function inlined(id) {
   return document.getElementById(id)?.textContent ?? null;
@@ -25,77 +27,54 @@ function startWorker() {
   if (source !== null) {
     const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
     // A classic worker: Chromium refuses module workers from blob: URLs in a page opened from file://.
-    return {
-      worker: new Worker(url),
-      modules: { wasm: bytesOf(inlined("agenteval-wasm")), judgeWasm: bytesOf(inlined("agenteval-judge-wasm")) },
-    };
+    return { worker: new Worker(url), modules: { wasm: bytesOf(inlined("agenteval-wasm")) } };
   }
   return {
     worker: new Worker(new URL("../engine-worker.js", import.meta.url), { type: "module" }),
     modules: {
       wasm: new URL("../../pkg/agenteval_wasm_bg.wasm", import.meta.url).href,
-      judgeWasm: new URL("../../pkg/agenteval_judge_bg.wasm", import.meta.url).href,
       wordnet: new URL("../../pkg/wordnet-meteor.bin.gz", import.meta.url).href,
     },
   };
 }
 
-function toError(data) {
-  return Object.assign(new Error(data.message), { name: data.name, code: data.code, diagnostics: data.diagnostics });
+/** A run's rows: compact rows as they are, the lean path's columns made into compact rows. */
+function compactRows(rows) {
+  return Array.isArray(rows) ? rows : rowsFromColumns(rows);
 }
 
-/** The engine: `call(method, ...args)`, `run(options, {onRows, onProgress})` and `cancel()`. */
+/** The engine: `call(method, ...args)`, `open(bytes, name, config)` and `run(options, hooks)`. */
 export class Engine {
   constructor() {
     const { worker, modules } = startWorker();
     this.worker = worker;
-    this.nextId = 0;
-    this.calls = new Map();
-    worker.addEventListener("message", ({ data }) => this.receive(data));
-    worker.addEventListener("error", (event) => {
-      this.failure = new Error(`engine: ${event.message || "the worker failed to start"}`);
-      for (const call of this.calls.values()) call.reject(this.failure);
-      this.calls.clear();
-    });
+    this.client = connectWorker(worker);
     this.ready = this.call("boot", modules);
-  }
-
-  receive(data) {
-    const call = this.calls.get(data?.id);
-    if (!call) return;
-    if (data.type === "rows") call.onRows?.(data.rows);
-    else if (data.type === "columns") call.onRows?.(rowsFromColumns(data.columns));
-    else if (data.type === "progress") call.onProgress?.(data.progress);
-    else {
-      this.calls.delete(data.id);
-      if (data.type === "done") call.resolve(data.value);
-      else call.reject(toError(data.error));
-    }
   }
 
   /** Calls `method` in the worker; resolves to its value. */
   call(method, ...args) {
-    return this.request(method, args, {}).promise;
-  }
-
-  request(method, args, hooks, transfer = []) {
-    const id = this.nextId++;
-    if (this.failure) return { id, promise: Promise.reject(this.failure) };
-    const promise = new Promise((resolve, reject) => {
-      this.calls.set(id, { resolve, reject, ...hooks });
-      this.worker.postMessage({ id, method, args }, transfer);
-    });
-    return { id, promise };
+    return this.client.call(method, args);
   }
 
   /** Opens a dataset (its bytes are moved to the worker). */
   open(bytes, name, config) {
-    return this.request("open", [{ bytes, name, config }], {}, [bytes]).promise;
+    return this.client.call("open", [{ bytes, name, config }], { transfer: [bytes] });
   }
 
-  /** Scores the open dataset; `hooks.onRows` gets compact rows in batches. Returns `{promise, cancel}`. */
+  /**
+   * Scores the open dataset; `hooks.onRows` gets compact rows in batches. Returns `{promise,
+   * cancel}`: a cancelled run without a judge rejects with an `AbortError`; with one, it resolves
+   * with the entries judged so far.
+   */
   run(options, hooks) {
-    const { id, promise } = this.request("run", [options], hooks);
-    return { promise, cancel: () => this.worker.postMessage({ id, method: "cancel" }) };
+    const controller = new AbortController();
+    const promise = this.client.call("run", [options], {
+      signal: controller.signal,
+      judged: Boolean(options?.judge),
+      onProgress: hooks?.onProgress,
+      onRows: hooks?.onRows && ((rows) => hooks.onRows(compactRows(rows))),
+    });
+    return { promise, cancel: () => controller.abort(new DOMException("cancelled by the user", "AbortError")) };
   }
 }

@@ -9,9 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agenteval_site::offline::{
-    assemble, json_for_script, Data, Reference, ENGINE, EXAMPLE, JUDGE_WASM, WASM,
-};
+use agenteval_site::offline::{assemble, json_for_script, Data, Reference, ENGINE, EXAMPLE, WASM};
 
 use crate::run::{project_root, Step};
 
@@ -38,10 +36,6 @@ pub fn write(out: &Path, esbuild: &Path) -> Result<u64, String> {
     let data = [
         Data::new(ENGINE, engine),
         Data::base64(WASM, &read_bytes(&pkg.join("agenteval_wasm_bg.wasm"))?),
-        Data::base64(
-            JUDGE_WASM,
-            &read_bytes(&pkg.join("agenteval_judge_bg.wasm"))?,
-        ),
         Data::new(
             EXAMPLE,
             json_for_script(&read_text(&root.join("examples/m365-demo.json"))?),
@@ -125,7 +119,7 @@ impl Bundler<'_> {
             Bundle::Stylesheet => step.args(["--loader:.png=dataurl", "--loader:.svg=dataurl"]),
             Bundle::Module => step.args(scripts).arg("--format=esm"),
             // NOTE: only the glue's default module URL reads `import.meta.url`; the page always
-            // hands the worker the modules' bytes.
+            // hands the worker the module's bytes.
             Bundle::Classic => step
                 .args(scripts)
                 .args(["--format=iife", "--log-override:empty-import-meta=silent"]),

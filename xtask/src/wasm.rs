@@ -20,8 +20,12 @@ const HAND_WRITTEN: &[&str] = &[
     "index.js",
     "node.js",
     "api.js",
-    "modules.js",
+    "load.js",
+    "load.d.ts",
+    "protocol.js",
+    "protocol.d.ts",
     "client.js",
+    "client.d.ts",
     "worker.js",
     "index.d.ts",
 ];
@@ -105,19 +109,14 @@ pub fn ensure_npm_packages() -> Result<(), String> {
         .run()
 }
 
-/// Builds `pkg/` when either module is missing or older than a source of the crates (`src/`,
-/// `js/`, `Cargo.toml`, `build.rs`); the page (`cargo xtask serve`, `cargo xtask dist`) needs
-/// both.
+/// Builds `pkg/` when its module is missing or older than a source of the crates (`src/`, `js/`,
+/// `Cargo.toml`, `build.rs`); the page (`cargo xtask serve`, `cargo xtask dist`) needs it.
 ///
 /// # Errors
 /// When the build fails.
 pub fn ensure_package() -> Result<(), String> {
     let pkg = pkg_dir();
-    let built = ["agenteval_wasm_bg.wasm", "agenteval_judge_bg.wasm"]
-        .iter()
-        .map(|name| modified(&pkg.join(name)))
-        .min()
-        .flatten();
+    let built = modified(&pkg.join("agenteval_wasm_bg.wasm"));
     let crates = project_root().join("crates");
     let mut newest = None;
     for entry in std::fs::read_dir(&crates)
@@ -158,22 +157,14 @@ pub fn build() -> Result<PathBuf, String> {
     build_with(&[])
 }
 
-/// [`build`] with the crate's `features` (the test build adds `crash-test`): the package's two
-/// modules, `agenteval_wasm` (everything but the judges) and `agenteval_judge` (the same with the
-/// `judge` feature), which the package loads only for a call that gives a judge.
+/// [`build`] with the crate's `features` (the test build adds `crash-test`): the package's one
+/// module, `agenteval_wasm`.
 fn build_with(features: &[&str]) -> Result<PathBuf, String> {
     ensure_target()?;
     ensure_bindgen()?;
     ensure_npm_packages()?;
     let pkg = pkg_dir();
     remove_generated(&pkg)?;
-    let mut with_judge = features.to_vec();
-    with_judge.push("judge");
-    let judge = build_module(&with_judge, "agenteval_judge")?;
-    let size = std::fs::metadata(&judge)
-        .map(|meta| meta.len())
-        .unwrap_or(0);
-    eprintln!("pkg/agenteval_judge_bg.wasm: {size} bytes");
     let main = build_module(features, "agenteval_wasm")?;
     let size = std::fs::metadata(&main).map(|meta| meta.len()).unwrap_or(0);
     eprintln!("pkg/agenteval_wasm_bg.wasm: {size} bytes");
@@ -181,8 +172,8 @@ fn build_with(features: &[&str]) -> Result<PathBuf, String> {
     Ok(main)
 }
 
-/// METEOR's WordNet table and its licence, beside the modules: the package fetches the table on
-/// METEOR's first use.
+/// METEOR's WordNet table and its licence, beside the module: the package fetches the table
+/// before the first run that scores METEOR.
 fn copy_wordnet(pkg: &Path) -> Result<(), String> {
     let data = project_root().join("crates/core/data");
     for (from, to) in [
@@ -309,22 +300,20 @@ pub fn test() -> Result<(), String> {
 }
 
 fn test_package() -> Result<(), String> {
-    for features in ["crash-test", "crash-test,judge"] {
-        cargo([
-            "clippy",
-            "-p",
-            "agenteval-wasm",
-            "--target",
-            TARGET,
-            "--all-targets",
-            "--features",
-            features,
-            "--",
-            "-D",
-            "warnings",
-        ])
-        .run()?;
-    }
+    cargo([
+        "clippy",
+        "-p",
+        "agenteval-wasm",
+        "--target",
+        TARGET,
+        "--all-targets",
+        "--features",
+        "crash-test",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
     let runner = [
         "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
         "wasm-bindgen-test-runner",

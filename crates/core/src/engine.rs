@@ -31,7 +31,6 @@ pub struct Customs {
     /// The names of the evaluators the caller runs (JS functions).
     pub functions: Vec<String>,
     /// Judged evaluators from prompt templates, by name.
-    #[cfg(feature = "judge")]
     pub templates: Vec<(
         String,
         std::sync::Arc<evaluators::judged::template::JudgeTemplate>,
@@ -42,7 +41,6 @@ impl From<Vec<String>> for Customs {
     fn from(functions: Vec<String>) -> Self {
         Customs {
             functions,
-            #[cfg(feature = "judge")]
             templates: Vec::new(),
         }
     }
@@ -66,7 +64,6 @@ enum Slot {
 
 impl Slot {
     fn new(name: &str, label: &str, options: &Map<String, Value>, customs: &Customs) -> Self {
-        #[cfg(feature = "judge")]
         {
             use evaluators::judged::template;
             if let Some((_, judge)) = customs.templates.iter().find(|(known, _)| known == name) {
@@ -79,9 +76,6 @@ impl Slot {
                 return Slot::built(&template::SPEC, label, built);
             }
         }
-        // NOTE: without `nltk` a grader type is left to the unknown-evaluator error below, at no
-        // cost to the package's first module, which hands such a config to its second.
-        #[cfg(feature = "nltk")]
         if let Some((spec, built)) = evaluators::graders::build(name, label, Options::new(options))
         {
             return Slot::built(spec, label, built);
@@ -312,6 +306,17 @@ impl<'d> Session<'d> {
         self
     }
 
+    /// Whether an evaluator of the run reads METEOR's WordNet table, so a host that loads it on
+    /// demand must install it ([`crate::wordnet::install`]) before the first step. Only Foundry
+    /// criteria name METEOR (M365 evaluator names are identifiers), and they are built with the
+    /// session.
+    pub fn needs_wordnet(&self) -> bool {
+        self.shared_slots.iter().any(|slot| match slot {
+            Slot::Ready { evaluator, .. } => evaluator.needs_wordnet(),
+            Slot::Custom { .. } | Slot::Broken(_) => false,
+        })
+    }
+
     /// The dataset, when it is held whole.
     fn whole(&self) -> Option<&Dataset> {
         match &self.dataset {
@@ -455,7 +460,6 @@ impl<'d> Session<'d> {
                 };
                 run_criteria(&self.shared_slots, &rows.config, fields, index, judging)
             }
-            #[cfg(feature = "copilot-studio")]
             (None, Some(Dataset::CopilotStudio(set))) => {
                 match copilot_studio_row(set, index, judging) {
                     Ok(pending) => pending,
@@ -583,13 +587,11 @@ impl PendingCase {
 
 /// A Copilot Studio row: its outcome when no method calls the judge, else the row pending its
 /// judge calls.
-#[cfg(feature = "copilot-studio")]
 fn copilot_studio_row(
     set: &crate::dataset::copilot_studio::CopilotStudioSet,
     index: usize,
     judging: bool,
 ) -> Result<PendingCase, CaseOutcome> {
-    #[cfg(feature = "judge")]
     if judging {
         use crate::dataset::copilot_studio::methods::Prepared;
         let row = set.judge_row(index)?;
@@ -785,7 +787,6 @@ fn whole_plan(dataset: &Dataset, customs: &Customs) -> (Vec<Entry>, Vec<Slot>, D
                 .collect(),
             criterion_slots(&rows.config, customs),
         ),
-        #[cfg(feature = "copilot-studio")]
         Dataset::CopilotStudio(set) => (
             (0..set.rows.len())
                 .map(|index| Entry::Case { index, turn: None })

@@ -17,7 +17,6 @@ pub mod judge;
 mod multiset;
 pub mod options;
 pub mod outcome;
-#[cfg(any(feature = "judge", feature = "nltk"))]
 mod placeholder;
 pub mod plan;
 pub mod report;

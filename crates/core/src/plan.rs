@@ -236,7 +236,6 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
             }
             (rows.rows.len(), 0, rows.rows.len())
         }
-        #[cfg(feature = "copilot-studio")]
         Dataset::CopilotStudio(set) => {
             for row in &set.rows {
                 for method in &set.columns.methods {

@@ -228,13 +228,11 @@ fn rouge_score_matches_reference() {
     check_file("rouge_score.json", Tolerance::Exact);
 }
 
-#[cfg(feature = "nltk")]
 #[test]
 fn bleu_score_matches_reference() {
     check_file("bleu_score.json", Tolerance::Relative(1e-12));
 }
 
-#[cfg(feature = "nltk")]
 #[test]
 fn gleu_score_matches_reference() {
     check_file("gleu_score.json", Tolerance::Exact);
@@ -303,7 +301,6 @@ fn document_retrieval_item_limit() {
 
 /// The tokenisers of BLEU, GLEU and METEOR against NLTK as the reference calls it
 /// (`nltk_tokenize`), and Punkt's sentences of the ASCII texts.
-#[cfg(feature = "nltk")]
 #[test]
 fn nltk_tokenize_matches_reference() {
     use agenteval_core::text::nltk;

@@ -246,3 +246,40 @@ fn an_owned_dataset_comes_back_with_the_report() {
     while outlined.step().is_some() {}
     assert!(outlined.finish_with_dataset().1.is_none());
 }
+
+/// Whether a session reads METEOR's WordNet table comes from the evaluators it built, never from
+/// the text: a METEOR criterion or a grader's `meteor` metric needs it; other criteria, a broken
+/// METEOR criterion, rows that only mention it and M365 documents do not.
+#[test]
+fn a_session_needs_wordnet_only_when_it_scores_meteor() {
+    let rows = br#"[{"response": "builtin.meteor_score \"meteor\"", "ground_truth": "a"}]"#;
+    let needs = |config: agenteval_core::json::Value| {
+        let loaded = dataset::load(rows, Some(&config)).expect("rows");
+        Session::new(loaded.dataset, agenteval_core::engine::Customs::default()).needs_wordnet()
+    };
+    assert!(needs(json!({"testing_criteria": [
+        {"name": "f1", "evaluator_name": "builtin.f1_score"},
+        {"name": "meteor", "evaluator_name": "builtin.meteor_score"}
+    ]})));
+    assert!(needs(json!({"testing_criteria": [{
+        "type": "text_similarity", "name": "similar", "input": "{{item.response}}",
+        "reference": "{{item.ground_truth}}", "evaluation_metric": "meteor", "pass_threshold": 0.5
+    }]})));
+    assert!(!needs(json!({"testing_criteria": [
+        {"name": "f1", "evaluator_name": "builtin.f1_score"},
+        {"name": "bleu", "evaluator_name": "builtin.bleu_score"}
+    ]})));
+    assert!(!needs(json!({"testing_criteria": [{
+        "type": "text_similarity", "name": "similar", "input": "{{item.response}}",
+        "reference": "{{item.ground_truth}}", "evaluation_metric": "gleu", "pass_threshold": 0.5
+    }]})));
+    assert!(!needs(json!({"testing_criteria": [
+        {"name": "meteor", "evaluator_name": "builtin.meteor_score", "initialization_parameters": {"alpha": "high"}}
+    ]})));
+    let document = m365(json!({
+        "schemaVersion": "1.6.0",
+        "default_evaluators": {"ExactMatch": {}},
+        "items": [{"prompt": "meteor_score", "response": "x"}]
+    }));
+    assert!(!Session::new(document, agenteval_core::engine::Customs::default()).needs_wordnet());
+}

@@ -1,7 +1,7 @@
 //! The offline page's assembly: `web/index.html` made into one self-contained HTML file that
 //! works opened from `file://` with no network. The markup is kept; the stylesheet becomes an
 //! inline `<style>`, the module script an inline `<script type="module">` (the caller supplies
-//! both as bundled text), and the engine worker's bundle, both WebAssembly modules (base64) and
+//! both as bundled text), and the engine worker's bundle, the WebAssembly module (base64) and
 //! the example dataset ride along in script elements that never run, which the page reads in
 //! file mode. A strict policy with the hashes of the inline style and script replaces the page's
 //! CSP meta.
@@ -16,8 +16,6 @@ use sha2::{Digest, Sha256};
 pub const ENGINE: (&str, &str) = ("agenteval-engine", "text/plain");
 /// The element of the scoring module, base64.
 pub const WASM: (&str, &str) = ("agenteval-wasm", "application/base64");
-/// The element of the judge module, base64.
-pub const JUDGE_WASM: (&str, &str) = ("agenteval-judge-wasm", "application/base64");
 /// The element of the built-in example dataset.
 pub const EXAMPLE: (&str, &str) = ("agenteval-example", "application/json");
 
@@ -45,7 +43,7 @@ pub struct Data {
 }
 
 impl Data {
-    /// The element `(id, type)` (one of [`ENGINE`], [`WASM`], [`JUDGE_WASM`], [`EXAMPLE`])
+    /// The element `(id, type)` (one of [`ENGINE`], [`WASM`], [`EXAMPLE`])
     /// holding `text`.
     pub fn new((id, kind): (&'static str, &'static str), text: String) -> Self {
         Data { id, kind, text }

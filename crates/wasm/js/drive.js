@@ -1,7 +1,9 @@
 // Drives one scoring run (a ScoreRun from the wasm module) to its end: steps through the entries,
 // awaits custom evaluators between steps, yields to the event loop after each slice of work so
-// pages stay responsive, reports progress, and honours the AbortSignal. Every call into wasm here
-// is synchronous, so a crash surfaces as a rejection the package's guard can recognise.
+// pages stay responsive, reports progress, and honours the AbortSignal. A run that scores METEOR
+// first waits for its WordNet table (`run.loadWordnet()`: the module decides whether it needs
+// it). Every other call into wasm here is synchronous, so a crash surfaces as a rejection the
+// package's guard can recognise.
 
 const DEFAULT_SLICE_MS = 8;
 
@@ -88,6 +90,7 @@ export function drive(run, options, mode) {
   return (async () => {
     try {
       const items = [];
+      await run.loadWordnet();
       let sliceStart = now();
       signal?.throwIfAborted();
       if (run.judged) {
@@ -318,6 +321,7 @@ export function driveRows(run, options) {
   };
   return (async () => {
     try {
+      await run.loadWordnet();
       let sliceStart = now();
       let batch = 1;
       signal?.throwIfAborted();

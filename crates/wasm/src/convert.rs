@@ -75,22 +75,7 @@ impl Source {
             Source::Bytes(bytes) => dataset::load(&bytes, config),
             Source::Value(value) => dataset::load_value(value, config),
         };
-        loaded.map_err(|error| {
-            let elsewhere = error.diagnostics.first().is_some_and(|diagnostic| {
-                diagnostic.message == agenteval_core::dataset::COPILOT_STUDIO_NOT_BUILT
-            });
-            if elsewhere {
-                ApiError::new(
-                    ErrorCode::OtherModule,
-                    format!(
-                        "{what}: {}",
-                        agenteval_core::dataset::COPILOT_STUDIO_NOT_BUILT
-                    ),
-                )
-            } else {
-                ApiError::input(ErrorCode::InvalidDataset, what, error)
-            }
-        })
+        loaded.map_err(|error| ApiError::input(ErrorCode::InvalidDataset, what, error))
     }
 
     /// The text of a current-form M365 document and its outline, to be read one item at a time;
@@ -110,9 +95,7 @@ impl Source {
     }
 }
 
-/// Checks a Foundry config given with a dataset. A config naming an evaluator only the package's
-/// second module has (BLEU, GLEU, METEOR, the graders) is sent there by `pkg/api.js` before this
-/// module sees it.
+/// Checks a Foundry config given with a dataset.
 ///
 /// # Errors
 /// `invalidConfig` naming `options.config`.

@@ -19,10 +19,8 @@ pub enum ErrorCode {
     InvalidReport,
     /// The dataset given to `readReport` carries no scores: score it instead.
     NotScored,
-    /// The call needs the package's second module (a Copilot Studio CSV, a config naming BLEU or
-    /// GLEU): the package's
-    /// entry points catch it and make the call there; it never reaches the caller.
-    OtherModule,
+    /// METEOR's WordNet table, which the run needs, could not be loaded.
+    WordnetUnavailable,
 }
 
 impl ErrorCode {
@@ -35,7 +33,7 @@ impl ErrorCode {
             ErrorCode::InvalidItem => "invalidItem",
             ErrorCode::InvalidReport => "invalidReport",
             ErrorCode::NotScored => "notScored",
-            ErrorCode::OtherModule => "otherModule",
+            ErrorCode::WordnetUnavailable => "wordnetUnavailable",
         }
     }
 }

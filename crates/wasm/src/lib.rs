@@ -3,9 +3,9 @@
 //! core outputs back as plain JSON-compatible objects. It decides no verdicts.
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
-//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, (feature `reports`, the package's second
-//! module) `readReport` and `evaluateRows` (and its `RowsEvaluation`), and (feature `judge`)
-//! `installWordnet` (METEOR's table, which `pkg/api.js` fetches and installs).
+//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, `readReport`, `evaluateRows` (and its
+//! `RowsEvaluation`), and `setWordnetLoader` (how a run that scores METEOR gets its WordNet table,
+//! registered by `pkg/load.js`).
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
@@ -15,22 +15,19 @@ pub mod convert;
 pub mod document;
 pub mod error;
 pub mod evaluation;
-#[cfg(feature = "judge")]
 pub mod judge;
-#[cfg(feature = "judge")]
 pub mod judged;
 pub mod memory;
 pub mod options;
-#[cfg(feature = "reports")]
 pub mod read_report;
 pub mod render;
 pub mod report_json;
-#[cfg(feature = "reports")]
 pub mod rows;
 pub mod run;
 pub mod run_plan;
 pub mod types;
 pub mod validate;
+pub mod wordnet;
 
 #[cfg(target_arch = "wasm32")]
 use agenteval_core::small_blocks::{OneThread, SmallBlocks};
@@ -78,24 +75,4 @@ pub fn test_panic() {
 #[wasm_bindgen(js_name = version)]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
-}
-
-/// Installs METEOR's WordNet 3.0 table (the ungzipped bytes of `wordnet-meteor.bin.gz`) in this
-/// module. The package's `api.js` does it before the first call that names
-/// `builtin.meteor_score`; without it METEOR's results are `evaluatorLoadError` errors.
-///
-/// # Errors
-/// `invalidArgument` when the bytes are not the table.
-///
-/// Only the second module (feature `judge`, which brings the core's `nltk`) runs METEOR, so only
-/// it has this export.
-#[cfg(feature = "judge")]
-#[wasm_bindgen(js_name = installWordnet, skip_typescript)]
-pub fn install_wordnet(bytes: Vec<u8>) -> Result<(), error::ApiError> {
-    agenteval_core::wordnet::install(bytes).map_err(|problem| {
-        error::ApiError::new(
-            error::ErrorCode::InvalidArgument,
-            format!("wordnet-meteor.bin.gz: {problem}"),
-        )
-    })
 }

@@ -136,44 +136,11 @@ impl OptionsObject {
         }
     }
 
-    /// An optional object of functions (custom evaluators by name); returns the names.
-    ///
-    /// # Errors
-    /// When present and not an object whose values are all functions.
-    #[cfg(not(feature = "judge"))]
-    pub fn functions(&self, key: &str) -> Result<Vec<String>, ApiError> {
-        let value = self.get(key);
-        if value.is_undefined() || value.is_null() {
-            return Ok(Vec::new());
-        }
-        let Some(object) = value.dyn_ref::<Object>().filter(|_| !value.is_function()) else {
-            return Err(ApiError::argument(
-                &self.field(key),
-                "an object mapping evaluator names to functions",
-            ));
-        };
-        let mut names = Vec::new();
-        for name in Object::keys(object).iter() {
-            let name = name.as_string().unwrap_or_default();
-            let function =
-                Reflect::get(object, &name.as_str().into()).unwrap_or(JsValue::UNDEFINED);
-            if !function.is_function() {
-                return Err(ApiError::argument(
-                    &format!("{}.{name}", self.field(key)),
-                    "a function (input, options, context) => result",
-                ));
-            }
-            names.push(name);
-        }
-        Ok(names)
-    }
-
     /// An optional object of custom evaluators by name: each entry's name and value (a function,
     /// or a judge template object); `[]` when absent.
     ///
     /// # Errors
     /// When present and not a plain object.
-    #[cfg(feature = "judge")]
     pub fn entries(&self, key: &str) -> Result<Vec<(String, JsValue)>, ApiError> {
         let value = self.get(key);
         if value.is_undefined() || value.is_null() {

@@ -1,8 +1,6 @@
 //! `readReport()`: opens a dataset that already carries scores (a scored M365 eval document, or
 //! runevals results JSON) as its run report, without scoring it again. The reading is the core's
-//! (`agenteval_core::report::read_scored`); this module only converts. It is built into the
-//! package's second module (feature `reports`, with the judges), which the package loads on the
-//! first call, so the call is asynchronous.
+//! (`agenteval_core::report::read_scored`); this module only converts.
 
 use agenteval_core::report::{self, ReadError};
 use wasm_bindgen::prelude::*;

@@ -182,7 +182,6 @@ pub fn render(
             _ => return Err("Foundry rows"),
         },
         Format::Copilot => match dataset {
-            #[cfg(feature = "reports")]
             Some(Dataset::CopilotStudio(set)) => report::copilot_studio::write(set, report),
             _ => return Err("a Copilot Studio test set"),
         },

@@ -191,6 +191,17 @@ impl RowsRun {
 
 #[wasm_bindgen(js_class = RowsRun)]
 impl RowsRun {
+    /// A promise to await before the first step when the run scores METEOR and its WordNet table
+    /// is not installed yet (see [`crate::wordnet`]); `undefined` otherwise.
+    #[wasm_bindgen(js_name = loadWordnet)]
+    pub fn load_wordnet(&self) -> Option<js_sys::Promise> {
+        let needed = match &self.scoring {
+            Scoring::Streamed(_) => false,
+            Scoring::Whole(session) => session.needs_wordnet(),
+        };
+        crate::wordnet::ensure(needed)
+    }
+
     /// Report entries the run yields; each unread item counts as one until its turns are read.
     pub fn total(&self) -> usize {
         match &self.scoring {

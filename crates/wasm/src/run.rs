@@ -14,7 +14,6 @@ use crate::boundary;
 use crate::convert::{self, Source};
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
-#[cfg(feature = "judge")]
 use crate::judge::JudgeSettings;
 use crate::options::OptionsObject;
 use crate::types::CustomContext;
@@ -78,7 +77,6 @@ fn prepare(
             "onResult",
             "onProgress",
             "sliceMs",
-            #[cfg(feature = "judge")]
             "judge",
         ],
     )?;
@@ -117,16 +115,7 @@ pub fn score_item(
     options: Option<crate::types::ScoreItemOptionsArg>,
 ) -> js_sys::Promise {
     let prepared = (|| {
-        let options = OptionsObject::read(
-            options,
-            "options",
-            &[
-                "custom",
-                "signal",
-                #[cfg(feature = "judge")]
-                "judge",
-            ],
-        )?;
+        let options = OptionsObject::read(options, "options", &["custom", "signal", "judge"])?;
         let customs = check_hooks(&options)?;
         let judge = read_judge(&options)?;
         let item = convert::json_value(&item, "item")?;
@@ -154,28 +143,13 @@ pub fn score_item(
     }
 }
 
-/// The judge the options configure (this module's judge build only).
-#[cfg(feature = "judge")]
+/// The judge the options configure.
 fn read_judge(options: &OptionsObject) -> Result<Option<JudgeSettings>, ApiError> {
     JudgeSettings::read(options.get("judge"))
 }
 
-/// The first module has no judge: its `judge` option is refused as unknown (the package sends
-/// calls with a judge to its judge module).
-#[cfg(not(feature = "judge"))]
-fn read_judge(_options: &OptionsObject) -> Result<Option<NoJudge>, ApiError> {
-    Ok(None)
-}
-
-/// What stands for a judge in a build without one.
-#[cfg(not(feature = "judge"))]
-pub(crate) enum NoJudge {}
-
-#[cfg(not(feature = "judge"))]
-type JudgeSettings = NoJudge;
-
 /// Checks the hooks shared by `score` and `scoreItem`; returns the custom evaluators: functions
-/// by name, and (in the judge module) judge templates.
+/// by name, and judge templates.
 fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
     options.signal("signal")?;
     options.positive_number("sliceMs").or_else(|error| {
@@ -189,7 +163,6 @@ fn check_hooks(options: &OptionsObject) -> Result<Customs, ApiError> {
 }
 
 /// The custom evaluators of `options.custom`: functions by name, and judge templates.
-#[cfg(feature = "judge")]
 fn customs(options: &OptionsObject) -> Result<Customs, ApiError> {
     let mut customs = Customs::default();
     for (name, entry) in options.entries("custom")? {
@@ -209,21 +182,7 @@ fn customs(options: &OptionsObject) -> Result<Customs, ApiError> {
     Ok(customs)
 }
 
-/// The custom evaluators of `options.custom`: functions by name (the package sends a call with
-/// judge templates to the judge module).
-#[cfg(not(feature = "judge"))]
-fn customs(options: &OptionsObject) -> Result<Customs, ApiError> {
-    let functions = options.functions("custom")?;
-    for name in &functions {
-        custom::check_name(name).map_err(|error| {
-            ApiError::argument(&format!("options.custom.{name}"), error.message)
-        })?;
-    }
-    Ok(Customs::from(functions))
-}
-
 /// Reads a judge template given as `options.custom.NAME`.
-#[cfg(feature = "judge")]
 fn customs_template(
     customs: &mut Customs,
     field: &str,
@@ -391,6 +350,13 @@ impl ScoreRun {
         self.session.total()
     }
 
+    /// A promise to await before the first step when the run scores METEOR and its WordNet table
+    /// is not installed yet (see [`crate::wordnet`]); `undefined` otherwise.
+    #[wasm_bindgen(js_name = loadWordnet)]
+    pub fn load_wordnet(&self) -> Option<js_sys::Promise> {
+        crate::wordnet::ensure(self.session.needs_wordnet())
+    }
+
     /// Whether a judge is configured: the driver then hands the run to `judgeAll`.
     #[wasm_bindgen(getter)]
     pub fn judged(&self) -> bool {
@@ -404,7 +370,6 @@ impl ScoreRun {
     /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
     /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
     /// `"item"` (nothing: the driver has the entry).
-    #[cfg(feature = "judge")]
     #[wasm_bindgen(js_name = judgeAll)]
     pub fn judge_all(self, mode: String, items: js_sys::Array, hooks: JsValue) -> js_sys::Promise {
         wasm_bindgen_futures::future_to_promise(crate::judged::drive(self, mode, items, hooks))
@@ -494,7 +459,6 @@ pub(crate) fn head(report: &agenteval_core::RunReport) -> Result<JsValue, JsValu
     })
 }
 
-#[cfg(feature = "judge")]
 impl ScoreRun {
     /// The parts a judged run needs: the session, whether it keeps the dataset, the judge.
     pub(crate) fn into_parts(self) -> (Session<'static>, bool, Option<JudgeSettings>) {
@@ -503,7 +467,6 @@ impl ScoreRun {
 }
 
 /// A custom evaluator call as the driver's `call` takes it.
-#[cfg(feature = "judge")]
 pub(crate) fn custom_call_js(
     call: &agenteval_core::engine::CustomCall,
     index: usize,

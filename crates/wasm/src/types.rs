@@ -30,7 +30,6 @@ extern "C" {
     pub type OutputOptionsArg;
 }
 
-#[cfg(feature = "reports")]
 #[wasm_bindgen]
 extern "C" {
     /// An options object of `evaluateRows`, as the caller passed it.
@@ -38,7 +37,6 @@ extern "C" {
     pub type RowsOptionsArg;
 }
 
-#[cfg(feature = "reports")]
 #[wasm_bindgen(typescript_custom_section)]
 const ROWS_TYPES: &'static str = r#"
 /**
@@ -118,8 +116,8 @@ export type CustomEvaluator = (
  */
 export type CustomResult = boolean | number | CustomResultObject;
 /**
- * A custom judged evaluator: a prompt template sent to the judge (in the judge module; without
- * a judge its results are `skipped`). Placeholders: `{{prompt}}`, `{{response}}`,
+ * A custom judged evaluator: a prompt template sent to the judge (without a judge its results
+ * are `skipped`). Placeholders: `{{prompt}}`, `{{response}}`,
  * `{{expected_response}}`, `{{context}}`, `{{item.FIELD}}` (any field of the item or row). The
  * judge scores on `range` (default [1, 5]) and passes at `threshold` (default the middle), or
  * answers one of `labels` and passes with one of `passing_labels`.
@@ -203,8 +201,24 @@ export interface WorkerClient {
   render(report: RunReport, format: Format, options?: RenderOptions | null): Promise<string>;
   /** `readReport` in the worker. */
   readReport(dataset: DatasetInput): Promise<RunReport>;
+  /**
+   * Calls `method` of a worker that serves it with the package's protocol (`serve` in
+   * `agenteval/protocol`): its progress, results and rows go to the hooks; an abort rejects
+   * with the signal's reason, unless `judged` (the method then resolves as it ends).
+   */
+  call(method: string, args?: unknown[], hooks?: WorkerCallHooks | null): Promise<unknown>;
   /** Stops the worker; calls still running reject. */
   terminate(): void;
+}
+/** The hooks of `WorkerClient.call`. */
+export interface WorkerCallHooks {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  onResult?: (outcome: CaseOutcome) => void;
+  onRows?: (rows: any) => void;
+  getToken?: () => Promise<string> | string;
+  judged?: boolean;
+  transfer?: Transferable[];
 }
 /** An `Evaluation` held in the package's worker: the same members, `render` asynchronous. */
 export interface WorkerEvaluation {

@@ -22,16 +22,13 @@ pub fn validate_dataset(
     let options = OptionsObject::read(options, "options", &["config"])?;
     let source = convert::dataset_source(&dataset, "dataset")?;
     let config = convert::config_value(&options.get("config"), "options.config")?;
-    let validation = validation(source, config.as_ref()).map_err(JsValue::from)?;
+    let validation = validation(source, config.as_ref());
     boundary::to_js(&validation)
 }
 
 /// What `validate` reports for `source`.
-///
-/// # Errors
-/// `otherModule` when only the package's second module reads the dataset.
-pub fn validation(source: Source, config: Option<&Value>) -> Result<Validation, ApiError> {
-    Ok(match source.load("dataset", config) {
+pub fn validation(source: Source, config: Option<&Value>) -> Validation {
+    match source.load("dataset", config) {
         Ok(loaded) => {
             let items =
                 Session::borrowed(&loaded.dataset, agenteval_core::engine::Customs::default())
@@ -44,14 +41,13 @@ pub fn validation(source: Source, config: Option<&Value>) -> Result<Validation, 
                 diagnostics,
             }
         }
-        Err(error) if error.code == crate::error::ErrorCode::OtherModule => return Err(error),
         Err(ApiError { diagnostics, .. }) => Validation {
             valid: false,
             dialect: None,
             items: 0,
             diagnostics: errors_first(diagnostics),
         },
-    })
+    }
 }
 
 fn is_error(diagnostic: &Diagnostic) -> bool {
@@ -78,8 +74,7 @@ mod tests {
         let report = validation(
             Source::Bytes(b"{\"schemaVersion\": \"1.6.0\", \"items\": [{\"prompt\": 3}]}".to_vec()),
             None,
-        )
-        .expect("read here");
+        );
         let written = agenteval_core::json::to_value(&report.diagnostics).expect("serializable");
         assert!(
             written.as_array().is_some_and(|all| !all.is_empty()),
@@ -114,7 +109,7 @@ mod tests {
             {"prompt": "p", "response": "r"},
             {"turns": [{"prompt": "a", "response": "b"}, {"prompt": "c", "response": "d"}]}
         ]});
-        let report = validation(Source::Value(document), None).expect("read here");
+        let report = validation(Source::Value(document), None);
         assert!(report.valid, "{report:?}");
         assert_eq!(report.dialect, Some(Dialect::M365));
         assert_eq!(report.items, 3);
@@ -125,8 +120,7 @@ mod tests {
         let report = validation(
             Source::Bytes(b"{\"schemaVersion\": \"1.6.0\",\n \"items\": ]".to_vec()),
             None,
-        )
-        .expect("read here");
+        );
         assert!(!report.valid);
         assert_eq!(report.dialect, None);
         assert!(matches!(
@@ -140,7 +134,7 @@ mod tests {
         let rows = b"{\"query\": \"q\", \"response\": \"r\"}\n{\"query\": \n{\"query\": \"q\"}\n";
         let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
             "evaluator_name": "builtin.f1_score"}]});
-        let report = validation(Source::Bytes(rows.to_vec()), Some(&config)).expect("read here");
+        let report = validation(Source::Bytes(rows.to_vec()), Some(&config));
         assert!(!report.valid, "{report:?}");
         assert_eq!(report.dialect, Some(Dialect::Foundry));
         assert_eq!(report.items, 3);

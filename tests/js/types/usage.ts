@@ -38,6 +38,9 @@ import {
   type Validation,
   type WorkerClient,
 } from "agenteval";
+import { connectWorker as connectEngine } from "agenteval/client";
+import { load } from "agenteval/load";
+import { serve } from "agenteval/protocol";
 
 const text = '{"schemaVersion": "1.6.0", "items": [{"prompt": "p", "response": "r"}]}';
 
@@ -168,7 +171,30 @@ async function main(): Promise<void> {
   }
 }
 
+/** The loader and the one worker protocol, as a host with its own worker (the page's engine) uses them. */
+async function hosted(bytes: ArrayBuffer): Promise<void> {
+  const loaded = await load({ module: bytes, wordnet: "wordnet-meteor.bin.gz" });
+  const validation: Validation = loaded.validate(text);
+  serve({
+    check: async ([dataset], call) => {
+      call.progress({ done: 0, total: 1 });
+      if (call.signal.aborted) return null;
+      return loaded.validate(String(dataset));
+    },
+  });
+  const engine = connectEngine(new Worker("engine.js", { type: "module" }));
+  const controller = new AbortController();
+  const answer = await engine.call("check", [text], {
+    signal: controller.signal,
+    onProgress: (progress: Progress) => console.log(progress.done),
+    transfer: [bytes],
+  });
+  console.log(validation.valid, answer);
+}
+
 // Misuse the types catch.
+// @ts-expect-error: the loader needs the module
+load({ wordnet: "wordnet-meteor.bin.gz" });
 // @ts-expect-error: not an output format
 render({} as RunReport, "pdf");
 // @ts-expect-error: options are named in camelCase
@@ -185,5 +211,6 @@ const notAwaited: RunReport = readReport(text);
 const wrong: string = ({} as EvalResult).score;
 
 void main();
+void hosted;
 void wrong;
 void notAwaited;

@@ -7,14 +7,12 @@ use crate::diagnostic::{Diagnostic, InputError, Severity};
 use crate::json;
 use crate::report::Dialect;
 
-#[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod foundry;
 pub mod layout;
 mod legacy;
 pub mod m365;
 
-#[cfg(feature = "copilot-studio")]
 pub use copilot_studio::CopilotStudioSet;
 pub use foundry::{FoundryConfig, FoundryDataset};
 pub use m365::EvalDocument;
@@ -27,7 +25,6 @@ pub enum Dataset {
     /// Foundry rows with their testing criteria.
     Foundry(FoundryDataset),
     /// A Copilot Studio test set or results export (CSV).
-    #[cfg(feature = "copilot-studio")]
     CopilotStudio(CopilotStudioSet),
 }
 
@@ -37,7 +34,6 @@ impl Dataset {
         match self {
             Dataset::M365(_) => Dialect::M365,
             Dataset::Foundry(_) => Dialect::Foundry,
-            #[cfg(feature = "copilot-studio")]
             Dataset::CopilotStudio(_) => Dialect::CopilotStudio,
         }
     }
@@ -88,16 +84,11 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
     }
     match json::parse_dataset(bytes) {
         Ok(value) => load_value(value, config),
-        #[cfg(feature = "copilot-studio")]
         Err(_) if looks_like_copilot_studio(bytes) => {
             copilot_studio::read(bytes).map(|(set, diagnostics)| Loaded {
                 dataset: Dataset::CopilotStudio(set),
                 diagnostics,
             })
-        }
-        #[cfg(not(feature = "copilot-studio"))]
-        Err(_) if looks_like_copilot_studio(bytes) => {
-            Err(InputError::one(Diagnostic::whole(COPILOT_STUDIO_NOT_BUILT)))
         }
         Err(_) if looks_like_jsonl(bytes) => foundry::FoundryDataset::from_jsonl(bytes, config)
             .map(|(dataset, diagnostics)| Loaded {
@@ -132,10 +123,6 @@ pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputE
         diagnostics,
     })
 }
-
-/// Why a Copilot Studio CSV is refused by a build without the `copilot-studio` feature.
-pub const COPILOT_STUDIO_NOT_BUILT: &str =
-    "a Copilot Studio test set (CSV): this build of agenteval does not read them (feature `copilot-studio`)";
 
 /// Whether `bytes` (BOM already stripped) start with a CSV header row naming a `question` column:
 /// a Copilot Studio test set or results export.

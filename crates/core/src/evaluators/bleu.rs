@@ -9,17 +9,11 @@
 //! weighted logarithms, in the reference's order of operations. Where no unigram matches, the
 //! reference returns the integer `0`; the score here is `0.0` (the same number).
 
-#![cfg_attr(
-    not(feature = "nltk"),
-    allow(unused_imports, unused_variables, dead_code)
-)]
-
 use super::f1_score::{reference_threshold, text_pair};
 use super::{ngrams, Evaluator, EvaluatorKind, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
-#[cfg(feature = "nltk")]
 use crate::text::nltk::nltk_tokenize;
 
 /// Catalog entry for `builtin.bleu_score`.
@@ -43,20 +37,14 @@ struct Bleu {
 }
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
-    #[cfg(not(feature = "nltk"))]
-    return Err(ConfigError::new(super::NLTK_NOT_BUILT));
-    #[cfg(feature = "nltk")]
-    {
-        options.deny_unknown(&["threshold"])?;
-        let threshold = reference_threshold(options, "threshold", 0.5)?;
-        Ok(Box::new(Bleu {
-            label: label.to_owned(),
-            threshold,
-        }))
-    }
+    options.deny_unknown(&["threshold"])?;
+    let threshold = reference_threshold(options, "threshold", 0.5)?;
+    Ok(Box::new(Bleu {
+        label: label.to_owned(),
+        threshold,
+    }))
 }
 
-#[cfg(feature = "nltk")]
 impl Evaluator for Bleu {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         match text_pair(inputs, MISSING_INPUTS) {
@@ -176,7 +164,6 @@ fn fsum(values: &[f64]) -> f64 {
 }
 
 #[cfg(test)]
-#[cfg(feature = "nltk")]
 mod tests {
     use super::*;
     use crate::json;

@@ -5,17 +5,11 @@
 //! All 1- to 4-grams of each side are counted together; the score is the size of their multiset
 //! intersection over the larger of the two totals, 0.0 when both sides are empty.
 
-#![cfg_attr(
-    not(feature = "nltk"),
-    allow(unused_imports, unused_variables, dead_code)
-)]
-
 use super::f1_score::{reference_threshold, text_pair};
 use super::{ngrams, Evaluator, EvaluatorKind, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
-#[cfg(feature = "nltk")]
 use crate::text::nltk::nltk_tokenize;
 
 /// Catalog entry for `builtin.gleu_score`.
@@ -39,20 +33,14 @@ struct Gleu {
 }
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
-    #[cfg(not(feature = "nltk"))]
-    return Err(ConfigError::new(super::NLTK_NOT_BUILT));
-    #[cfg(feature = "nltk")]
-    {
-        options.deny_unknown(&["threshold"])?;
-        let threshold = reference_threshold(options, "threshold", 0.5)?;
-        Ok(Box::new(Gleu {
-            label: label.to_owned(),
-            threshold,
-        }))
-    }
+    options.deny_unknown(&["threshold"])?;
+    let threshold = reference_threshold(options, "threshold", 0.5)?;
+    Ok(Box::new(Gleu {
+        label: label.to_owned(),
+        threshold,
+    }))
 }
 
-#[cfg(feature = "nltk")]
 impl Evaluator for Gleu {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         match text_pair(inputs, MISSING_INPUTS) {
@@ -82,7 +70,6 @@ pub fn sentence_gleu<T: AsRef<str>>(reference: &[T], hypothesis: &[T]) -> f64 {
 }
 
 #[cfg(test)]
-#[cfg(feature = "nltk")]
 mod tests {
     use super::*;
 

@@ -7,8 +7,7 @@
 //! azure-ai-evaluation computes nothing for these (its `AzureOpenAI*Grader` classes hand the
 //! definition to the OpenAI Evals API), so there is no reference to reproduce: the semantics are
 //! OpenAI's public documentation, with every choice where it is vague written down in
-//! `docs/evaluators.md`. Built only with the `nltk` feature (the BLEU, GLEU and METEOR metrics
-//! need NLTK's tokenisers); the package's first module hands a config naming them to its second.
+//! `docs/evaluators.md`.
 
 pub mod fuzzy;
 pub mod string_check;

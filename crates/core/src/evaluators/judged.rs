@@ -4,20 +4,13 @@
 //! without a call; the Rubric judge ([`rubric`]) rates a configured rubric's dimensions in one
 //! call, and the composites ([`composite`]) their members; Copilot Studio's GeneralQuality and
 //! CompareMeaning test methods have their prompts in [`copilot_studio`] (a CSV's rows call them,
-//! and so do those names in an M365 document); a build without the prompts (no Copilot Studio
-//! feature) says they are not available yet.
-
-// NOTE: without the `judge` feature the standard judges are built (their options checked) but
-// never prepare a call, so their preparation side is compiled and unused; the linker drops it.
-#![cfg_attr(not(feature = "judge"), allow(unused_imports, dead_code))]
+//! and so do those names in an M365 document).
 
 mod catalog;
 mod composite;
 mod convert;
-#[cfg(all(feature = "judge", feature = "copilot-studio"))]
 pub mod copilot_studio;
 mod early;
-#[cfg(feature = "judge")]
 pub(crate) mod entailment;
 mod groundedness;
 mod prompt;
@@ -25,7 +18,6 @@ mod quality;
 pub mod render;
 mod rubric;
 mod shown;
-#[cfg(feature = "judge")]
 pub mod template;
 mod tools;
 mod validate;
@@ -167,29 +159,12 @@ const COMPOSITE: &str =
     "every applicable member passes (1-5 members at 3 or more, 0/1 members at 1), in one call";
 const BINARY: &str = "judge score 0/1; passes at 1";
 
-/// The constructors of the Rubric and the composites: with the `judge` feature they check their
-/// options; without it (the package's first module, which never judges) these evaluators are
-/// recognised and skipped, as before.
-#[cfg(feature = "judge")]
+/// The constructors of the Rubric, the composites and Copilot Studio's judged test methods.
 const RUBRIC_BUILD: super::BuildFn = rubric::build;
-#[cfg(not(feature = "judge"))]
-const RUBRIC_BUILD: super::BuildFn = build_unavailable;
-#[cfg(feature = "judge")]
 const OUTPUT_QUALITY_BUILD: super::BuildFn = composite::build_output_quality;
-#[cfg(not(feature = "judge"))]
-const OUTPUT_QUALITY_BUILD: super::BuildFn = build_unavailable;
-#[cfg(all(feature = "judge", feature = "copilot-studio"))]
 const GENERAL_QUALITY_BUILD: super::BuildFn = copilot_studio::build_general_quality;
-#[cfg(not(all(feature = "judge", feature = "copilot-studio")))]
-const GENERAL_QUALITY_BUILD: super::BuildFn = build_unavailable;
-#[cfg(all(feature = "judge", feature = "copilot-studio"))]
 const COMPARE_MEANING_BUILD: super::BuildFn = copilot_studio::build_compare_meaning;
-#[cfg(not(all(feature = "judge", feature = "copilot-studio")))]
-const COMPARE_MEANING_BUILD: super::BuildFn = build_unavailable;
-#[cfg(feature = "judge")]
 const TOOL_USE_QUALITY_BUILD: super::BuildFn = composite::build_tool_use_quality;
-#[cfg(not(feature = "judge"))]
-const TOOL_USE_QUALITY_BUILD: super::BuildFn = build_unavailable;
 
 /// Every LLM-judged evaluator, under its M365 / Copilot Studio name and its Foundry id.
 pub static SPECS: [EvaluatorSpec; 37] = [
@@ -436,7 +411,6 @@ impl Evaluator for Standard {
         EvalResult::skipped(&self.label, NO_JUDGE_REASON)
     }
 
-    #[cfg(feature = "judge")]
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
         let judge = judge_at(self.key.index)?;
         if !self.foundry && judge.class == "GroundednessEvaluator" && !has_context(inputs) {
@@ -495,7 +469,6 @@ fn has_context(inputs: &Inputs<'_>) -> bool {
     render::truthy(inputs.get("context")) || inputs.get("conversation").is_some()
 }
 
-#[cfg(feature = "judge")]
 impl Standard {
     fn call(&self, judge: &Judge, request: JudgeRequest, turns: Vec<TurnCall>) -> JudgeCall {
         JudgeCall {

@@ -9,14 +9,7 @@
 //! scores 0.0 without ever using it when nothing matches; it also takes booleans as 1 and 0), as
 //! must `threshold`; a score that is not finite is an error rather than a verdict. Without an
 //! installed WordNet table every item is an `evaluatorLoadError` error, never a score computed
-//! without synonyms. Like BLEU and GLEU it needs the `nltk` feature (the tokenisers): without it
-//! the criterion is refused with [`super::NLTK_NOT_BUILT`] and the npm package runs it in its
-//! second module.
-
-#![cfg_attr(
-    not(feature = "nltk"),
-    allow(unused_imports, unused_variables, dead_code)
-)]
+//! without synonyms.
 
 mod align;
 
@@ -27,7 +20,6 @@ use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
-#[cfg(feature = "nltk")]
 use crate::text::nltk::nltk_tokenize;
 use crate::text::pynum::PyNum;
 use crate::wordnet;
@@ -92,26 +84,20 @@ fn weight(options: Options<'_>, key: &str, default: f64) -> Result<Param, Config
 }
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
-    #[cfg(not(feature = "nltk"))]
-    return Err(ConfigError::new(super::NLTK_NOT_BUILT));
-    #[cfg(feature = "nltk")]
-    {
-        options.deny_unknown(&["alpha", "beta", "gamma", "threshold"])?;
-        let weights = Weights {
-            alpha: weight(options, "alpha", 0.9)?,
-            beta: weight(options, "beta", 3.0)?,
-            gamma: weight(options, "gamma", 0.5)?,
-        };
-        let threshold = reference_threshold(options, "threshold", 0.5)?;
-        Ok(Box::new(Meteor {
-            label: label.to_owned(),
-            weights,
-            threshold,
-        }))
-    }
+    options.deny_unknown(&["alpha", "beta", "gamma", "threshold"])?;
+    let weights = Weights {
+        alpha: weight(options, "alpha", 0.9)?,
+        beta: weight(options, "beta", 3.0)?,
+        gamma: weight(options, "gamma", 0.5)?,
+    };
+    let threshold = reference_threshold(options, "threshold", 0.5)?;
+    Ok(Box::new(Meteor {
+        label: label.to_owned(),
+        weights,
+        threshold,
+    }))
 }
 
-#[cfg(feature = "nltk")]
 impl Evaluator for Meteor {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
         let (response, ground_truth) = match text_pair(inputs, MISSING_INPUTS) {
@@ -127,10 +113,13 @@ impl Evaluator for Meteor {
             Err((code, message)) => EvalResult::error(&self.label, code, message),
         }
     }
+
+    fn needs_wordnet(&self) -> bool {
+        true
+    }
 }
 
 /// The default weights: `alpha` 0.9, `beta` 3.0, `gamma` 0.5.
-#[cfg(feature = "nltk")]
 const DEFAULT_WEIGHTS: Weights = Weights {
     alpha: Param::Float(0.9),
     beta: Param::Float(3.0),
@@ -142,7 +131,6 @@ const DEFAULT_WEIGHTS: Weights = Weights {
 ///
 /// # Errors
 /// As [`score`]'s.
-#[cfg(feature = "nltk")]
 pub(crate) fn default_score(reference: &str, hypothesis: &str) -> Result<f64, (ErrorCode, String)> {
     score(DEFAULT_WEIGHTS, reference, hypothesis)
 }
@@ -153,7 +141,6 @@ pub(crate) fn default_score(reference: &str, hypothesis: &str) -> Result<f64, (E
 /// # Errors
 /// The code and message of a text pair that cannot be scored: no WordNet table installed
 /// (`evaluatorLoadError`), or a score that is not a finite number.
-#[cfg(feature = "nltk")]
 fn score(weights: Weights, reference: &str, hypothesis: &str) -> Result<f64, (ErrorCode, String)> {
     let Some(table) = wordnet::installed() else {
         return Err((ErrorCode::EvaluatorLoadError, NO_WORDNET.to_owned()));
@@ -175,7 +162,6 @@ fn score(weights: Weights, reference: &str, hypothesis: &str) -> Result<f64, (Er
 }
 
 #[cfg(test)]
-#[cfg(feature = "nltk")]
 mod tests {
     use super::*;
     use crate::json;

@@ -17,7 +17,6 @@ pub mod document_retrieval;
 pub mod exact_match;
 pub mod f1_score;
 pub mod gleu;
-#[cfg(feature = "nltk")]
 pub mod graders;
 pub mod judged;
 pub mod keyword_match;
@@ -40,6 +39,12 @@ pub trait Evaluator: Send + Sync {
     /// without one (bad input, nothing to judge). `None` for evaluators that need no judge.
     fn judge(&self, _inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
         None
+    }
+
+    /// Whether it reads METEOR's WordNet table ([`crate::wordnet`]), which a host may load only
+    /// for the runs that need it.
+    fn needs_wordnet(&self) -> bool {
+        false
     }
 }
 
@@ -103,22 +108,8 @@ impl std::fmt::Debug for EvaluatorSpec {
 }
 
 /// The Foundry criterion types that are OpenAI-style deterministic graders: such a criterion's
-/// own fields are its definition (`graders::build`, with the `nltk` feature).
+/// own fields are its definition (`graders::build`).
 pub const GRADER_TYPES: [&str; 2] = ["string_check", "text_similarity"];
-
-/// The evaluators (and grader criterion types) built only with the `nltk` feature: those that
-/// need NLTK's tokenisers, and the graders, whose BLEU, GLEU and METEOR metrics do.
-pub const NEEDS_NLTK: [&str; 5] = [
-    bleu::SPEC.name,
-    gleu::SPEC.name,
-    meteor::SPEC.name,
-    GRADER_TYPES[0],
-    GRADER_TYPES[1],
-];
-
-/// Why an evaluator of [`NEEDS_NLTK`] cannot be configured in a build without the `nltk` feature.
-pub const NLTK_NOT_BUILT: &str =
-    "needs NLTK's tokenisers, which this build lacks (the npm package's second module has them)";
 
 /// The `threshold` option of the n-gram scores (BLEU, GLEU, METEOR).
 pub(crate) const SCORE_THRESHOLD: OptionSpec = OptionSpec {
@@ -129,16 +120,8 @@ pub(crate) const SCORE_THRESHOLD: OptionSpec = OptionSpec {
 };
 
 /// The Foundry criterion types that are prompt-based graders, judged by a model: such a
-/// criterion's own fields are its definition (`judged::template`, with the `judge` feature).
+/// criterion's own fields are its definition (`judged::template`).
 pub const MODEL_GRADER_TYPES: [&str; 2] = ["score_model", "label_model"];
-
-/// Whether the built-in evaluator (or criterion type) `name` can be configured in this build:
-/// every name but those of [`NEEDS_NLTK`] without the `nltk` feature and those of
-/// [`MODEL_GRADER_TYPES`] without the `judge` feature.
-pub fn is_built(name: &str) -> bool {
-    (cfg!(feature = "nltk") || !NEEDS_NLTK.contains(&name))
-        && (cfg!(feature = "judge") || !MODEL_GRADER_TYPES.contains(&name))
-}
 
 /// Every built-in evaluator, deterministic first.
 pub fn catalog() -> impl Iterator<Item = &'static EvaluatorSpec> {

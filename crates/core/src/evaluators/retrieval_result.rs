@@ -9,7 +9,6 @@
 
 use crate::json::{Map, Value};
 
-#[cfg(feature = "judge")]
 use super::judged::entailment::{self, ShownHit};
 use super::retrieval_query::evidence::{
     array_at, as_object, execution_path, int_at, scoped_executions, str_at, Malformed,
@@ -18,7 +17,6 @@ use super::retrieval_query::evidence::{
 use super::retrieval_query::fold::{Haystack, Term};
 use super::{Evaluator, EvaluatorKind, EvaluatorSpec, OptionSpec};
 use crate::inputs::Inputs;
-#[cfg(feature = "judge")]
 use crate::judge::JudgeCall;
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::EvalResult;
@@ -206,7 +204,6 @@ struct Hits<'a> {
     candidates: Vec<Candidate<'a>>,
     extracts: Vec<Haystack<'a>>,
     /// The extracts' text as written, parallel to `extracts` (shown to an entailment judge).
-    #[cfg(feature = "judge")]
     texts: Vec<&'a str>,
     source: HitSource,
 }
@@ -225,13 +222,11 @@ impl Evaluator for RetrievalResult {
         }
     }
 
-    #[cfg(feature = "judge")]
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
         self.entailment.then(|| self.entailment_call(inputs))
     }
 }
 
-#[cfg(feature = "judge")]
 impl RetrievalResult {
     /// The judge call asking which candidates entail each expected item, or the result reached
     /// without one: malformed diagnostics, no expected item (the count alone decides), or no
@@ -291,7 +286,6 @@ impl RetrievalResult {
             total: 0,
             candidates: Vec::new(),
             extracts: Vec::new(),
-            #[cfg(feature = "judge")]
             texts: Vec::new(),
             source: HitSource::Executions,
         };
@@ -362,7 +356,6 @@ impl RetrievalResult {
                 })?;
                 if let Some(text) = text {
                     hits.extracts.push(Haystack::new(text));
-                    #[cfg(feature = "judge")]
                     hits.texts.push(text);
                 }
             }

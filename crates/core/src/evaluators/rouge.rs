@@ -355,7 +355,6 @@ fn score(kind: RougeKind, target: &str, prediction: &str) -> Result<Score, Strin
 
 /// The ROUGE F1 of `prediction` against `target`, as `builtin.rouge_score` computes it:
 /// ROUGE-`n` for `Some(n)`, ROUGE-L for `None`.
-#[cfg(feature = "nltk")]
 pub(crate) fn f1(order: Option<usize>, target: &str, prediction: &str) -> f64 {
     let kind = order.map_or(RougeKind::Lcs, RougeKind::Ngram);
     score(kind, target, prediction).map_or(0.0, |scores| scores.fmeasure)

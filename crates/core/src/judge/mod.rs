@@ -7,12 +7,9 @@ mod backoff;
 pub mod cache;
 pub mod cancel;
 pub mod composite;
-#[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod endpoint;
-#[cfg(feature = "judge")]
 pub mod entailment;
-#[cfg(feature = "judge")]
 pub mod grading;
 pub mod http;
 mod limiter;

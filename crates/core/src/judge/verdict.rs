@@ -6,11 +6,8 @@
 use std::sync::Arc;
 
 use super::composite::Composite;
-#[cfg(feature = "copilot-studio")]
 use super::copilot_studio::CopilotMethod;
-#[cfg(feature = "judge")]
 use super::entailment::Entailment;
-#[cfg(feature = "judge")]
 use super::grading::Grading;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
@@ -72,13 +69,10 @@ pub enum Dimensions {
     /// A composite: passes when every applicable member passes ([`Composite::result`]).
     Composite(Arc<Composite>),
     /// A Copilot Studio judged test method ([`CopilotMethod::result`]).
-    #[cfg(feature = "copilot-studio")]
     CopilotStudio(CopilotMethod),
     /// A custom judge's range or labels ([`Grading::result`]).
-    #[cfg(feature = "judge")]
     Custom(Arc<Grading>),
     /// Which hits entail RetrievalResult's expected items ([`Entailment::result`]).
-    #[cfg(feature = "judge")]
     Entailment(Entailment),
 }
 
@@ -122,11 +116,8 @@ impl Reading {
             Ok(reply) => match &self.dimensions {
                 Some(Dimensions::Rubric(rubric)) => rubric.result(label, self.threshold, &reply),
                 Some(Dimensions::Composite(composite)) => composite.result(label, &reply),
-                #[cfg(feature = "copilot-studio")]
                 Some(Dimensions::CopilotStudio(method)) => method.result(label, &reply),
-                #[cfg(feature = "judge")]
                 Some(Dimensions::Custom(grading)) => grading.result(label, &reply),
-                #[cfg(feature = "judge")]
                 Some(Dimensions::Entailment(entailment)) => entailment.result(label, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),

@@ -7,7 +7,6 @@ use serde::Serialize;
 use crate::outcome::{EvalResult, Usage, Verdict};
 use crate::status::ItemStatus;
 
-#[cfg(feature = "copilot-studio")]
 pub mod copilot_studio;
 pub mod csv;
 mod format;

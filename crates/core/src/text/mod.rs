@@ -7,7 +7,6 @@
 pub mod decimal;
 pub mod f1;
 pub mod float_parse;
-#[cfg(feature = "nltk")]
 pub mod nltk;
 pub mod phrase;
 pub mod porter;

@@ -17,7 +17,7 @@
 //! - `CapabilityUse` and `Custom`: `skipped`: the CSV does not carry the tools and topics the
 //!   agent used, nor a custom method's grading instructions.
 //! - `GeneralQuality` and `CompareMeaning`: judged. Without a judge, `skipped` with "no judge
-//!   configured"; with one (and the `judge` feature), a [`JudgeCall`](crate::judge::JudgeCall) each
+//!   configured"; with one, a [`JudgeCall`](crate::judge::JudgeCall) each
 //!   (`evaluators::judged::copilot_studio`), its result read by `judge::copilot_studio`. Never
 //!   scored here. CompareMeaning passes at `passingScore_N` (0–100, default 50); GeneralQuality
 //!   has no passing score (every criterion must hold).
@@ -155,7 +155,6 @@ impl CopilotStudioSet {
     /// Row `index`'s methods with a judge configured: each one's result, or the judge call that
     /// gives it (GeneralQuality, CompareMeaning); `Err` with the row's outcome when it cannot be
     /// scored (no such row, or a row that could not be read).
-    #[cfg(feature = "judge")]
     pub fn judge_row(&self, index: usize) -> Result<JudgedRow, CaseOutcome> {
         let Some(row) = self.rows.get(index).filter(|row| row.problem.is_none()) else {
             return Err(self.score_row(index, true));
@@ -181,7 +180,6 @@ impl CopilotStudioSet {
 }
 
 /// A row's methods with a judge configured, in order.
-#[cfg(feature = "judge")]
 #[derive(Debug)]
 pub struct JudgedRow {
     /// Whether the row has an agent response.
@@ -191,7 +189,6 @@ pub struct JudgedRow {
 }
 
 /// One method of a row with a judge configured.
-#[cfg(feature = "judge")]
 #[derive(Debug)]
 pub enum Prepared {
     /// Its result, reached without the judge.
@@ -202,7 +199,6 @@ pub enum Prepared {
 
 /// The judge call of a judged method, or its result reached without one (an empty response, a
 /// bad passing score); `None` for a method that is not judged by a model.
-#[cfg(feature = "judge")]
 fn judge_method(
     method: &RowMethod,
     texts: judged::copilot_studio::RowTexts<'_>,

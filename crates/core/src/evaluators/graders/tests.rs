@@ -440,7 +440,6 @@ fn only_grader_types_build() {
     }
 }
 
-#[cfg(all(feature = "judge", feature = "copilot-studio"))]
 #[test]
 fn with_a_judge_cosine_asks_for_the_two_texts_embeddings() {
     let fields = object(json!({"response": "  Paris  ", "label": "paris"}));

@@ -162,7 +162,6 @@ impl Evaluator for TextSimilarity {
         }
     }
 
-    #[cfg(all(feature = "judge", feature = "copilot-studio"))]
     fn judge(
         &self,
         inputs: &Inputs<'_>,
@@ -181,5 +180,9 @@ impl Evaluator for TextSimilarity {
                 text_similarity(&self.label, texts, self.threshold)
             }),
         )
+    }
+
+    fn needs_wordnet(&self) -> bool {
+        self.metric == Metric::Meteor
     }
 }

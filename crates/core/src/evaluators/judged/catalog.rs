@@ -64,9 +64,8 @@ pub fn judge_for(name: &str) -> Option<&'static Judge> {
     JUDGES.get(key_for(name)?.index)
 }
 
-/// What building a standard judge needs of it, without its prompt and preparation (which a
-/// build without the `judge` feature leaves out): its place in the catalog, its scale, and
-/// whether its Foundry id refuses a `threshold` option.
+/// What building a standard judge needs of it, without its prompt and preparation: its place in
+/// the catalog, its scale, and whether its Foundry id refuses a `threshold` option.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JudgeKey {
     /// Its place in the catalog.

@@ -167,13 +167,11 @@ impl Evaluator for CompositeJudge {
         EvalResult::skipped(&self.label, NO_JUDGE_REASON)
     }
 
-    #[cfg(feature = "judge")]
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
         Some(self.call(inputs))
     }
 }
 
-#[cfg_attr(not(feature = "judge"), allow(dead_code))]
 impl CompositeJudge {
     fn labelled(&self, mut result: EvalResult) -> Box<EvalResult> {
         result.evaluator.clone_from(&self.label);

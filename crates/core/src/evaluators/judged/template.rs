@@ -462,13 +462,11 @@ impl Evaluator for TemplateJudge {
         EvalResult::skipped(&self.label, NO_JUDGE_REASON)
     }
 
-    #[cfg(feature = "judge")]
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
         Some(self.call(inputs))
     }
 }
 
-#[cfg_attr(not(feature = "judge"), allow(dead_code))]
 impl TemplateJudge {
     /// The call for one item or turn, or the result reached without one.
     fn call(&self, inputs: &Inputs<'_>) -> Result<JudgeCall, Box<EvalResult>> {

@@ -307,7 +307,6 @@ fn options_are_validated() {
     );
 }
 
-#[cfg(feature = "judge")]
 mod judged {
     use super::*;
     use crate::judge::reply::{Completion, Usage};
