@@ -50,7 +50,7 @@ async function open({ bytes, name, config }) {
   evaluation = undefined;
   outcomes = [];
   const data = new Uint8Array(bytes);
-  opened = { data, name, config, parsed: undefined };
+  opened = { data, name, config, parsed: undefined, plan: planOf(data, config) };
   let stored;
   if (mentions(data, ['"scores"', '"individual_results"'])) {
     try {
@@ -96,6 +96,15 @@ function validate() {
   return api.validate(opened.data, opened.config ? { config: opened.config } : undefined);
 }
 
+/** The core's plan of the dataset (which line is its config, among others); none when unreadable. */
+function planOf(data, config) {
+  try {
+    return api.plan(data, config ? { config } : undefined);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The dataset's text, decoded once. */
 function textOf() {
   opened.text ??= new TextDecoder().decode(opened.data);
@@ -105,17 +114,28 @@ function textOf() {
 /** The parsed dataset, for the item view and search (parsed once, on first need). */
 function parsed() {
   if (!opened) throw misuse("no dataset is open");
-  if (opened.parsed === undefined) {
-    const text = textOf();
+  if (opened.parsed === undefined) opened.parsed = parsedAs(textOf(), opened.plan);
+  return opened.parsed;
+}
+
+/**
+ * `text` as the item view reads it: the layout and the config line are the core's (`plan`), so a
+ * one-row JSON Lines file is a row and a first line holding only `testing_criteria` is no row.
+ */
+function parsedAs(text, plan) {
+  if (plan?.layout !== "lines") {
     try {
-      opened.parsed = { value: JSON.parse(text) };
+      return { value: JSON.parse(text) };
     } catch {
-      const lines = text.split(/\r?\n/).filter((line) => line.trim() !== "");
-      // JSON Lines; a CSV test set's rows are not shown here (its lines are not its rows).
-      opened.parsed = { rows: lines[0]?.trimStart().startsWith("{") ? lines.map(safeParse) : [] };
+      // Not one JSON value: read below as lines when they are JSON objects.
     }
   }
-  return opened.parsed;
+  // A CSV test set's rows are not shown here (its lines are not its rows).
+  const configLine = plan?.config_line ?? null;
+  const lines = text
+    .split(/\r?\n/)
+    .filter((line, index) => line.trim() !== "" && index + 1 !== configLine);
+  return { rows: lines[0]?.trimStart().startsWith("{") ? lines.map(safeParse) : [] };
 }
 
 function safeParse(line) {

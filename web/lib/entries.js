@@ -43,7 +43,7 @@ export function rowsFromColumns({ index, turn, status, evaluators, result, score
 
 /** The records of a dataset: M365 `items`, a legacy array, Foundry `data` or JSON Lines rows. */
 function records(source) {
-  if (source.rows) return source.rows.filter((row) => !isConfig(row));
+  if (source.rows) return source.rows;
   const value = source.value;
   if (Array.isArray(value)) return value;
   if (value && typeof value === "object") {
@@ -52,10 +52,6 @@ function records(source) {
     if (Array.isArray(value.data)) return value.data;
   }
   return [];
-}
-
-function isConfig(row) {
-  return row && typeof row === "object" && !Array.isArray(row) && "testing_criteria" in row && !("query" in row);
 }
 
 /** The item (or thread turn, or row) `outcome` scored, as the dataset writes it. */

@@ -186,6 +186,9 @@ pub struct Plan {
     pub layout: Layout,
     /// Where a Foundry config comes from.
     pub config: ConfigSource,
+    /// The 1-based line of a JSON Lines dataset that is its config (the config line rule), which
+    /// is no row.
+    pub config_line: Option<usize>,
     /// The formats that apply, the default first.
     #[cfg_attr(feature = "typescript", tsify(type = "Format[]"))]
     pub formats: Vec<OutputFormat>,
@@ -262,10 +265,15 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
         Dialect::Foundry => ConfigSource::InDataset,
         _ => ConfigSource::NotUsed,
     };
+    let config_line = match &loaded.dataset {
+        Dataset::Foundry(rows) => rows.config_line,
+        _ => None,
+    };
     Plan {
         dialect,
         layout,
         config,
+        config_line,
         formats: OutputFormat::for_dialect(dialect),
         needs,
         items,

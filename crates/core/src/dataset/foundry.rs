@@ -309,6 +309,8 @@ pub struct FoundryDataset {
     pub config: FoundryConfig,
     /// The rows, in input order.
     pub rows: Vec<FoundryRow>,
+    /// The 1-based JSON Lines line that held the config, when the dataset's first line did.
+    pub config_line: Option<usize>,
 }
 
 fn missing_config() -> InputError {
@@ -329,6 +331,7 @@ impl FoundryDataset {
     ) -> Result<(Self, Vec<Diagnostic>), InputError> {
         let mut rows = Vec::new();
         let mut inline_config = None;
+        let mut config_line = None;
         for (number, line) in bytes.split(|byte| *byte == b'\n').enumerate() {
             if line.trim_ascii().is_empty() {
                 continue;
@@ -339,6 +342,7 @@ impl FoundryDataset {
                     let value = Value::Object(object.clone());
                     if is_config_line(&value) {
                         inline_config = Some(value);
+                        config_line = Some(number + 1);
                         continue;
                     }
                 }
@@ -353,7 +357,14 @@ impl FoundryDataset {
             .iter()
             .filter_map(|row| row.row.as_ref().err().cloned())
             .collect();
-        Ok((FoundryDataset { config, rows }, diagnostics))
+        Ok((
+            FoundryDataset {
+                config,
+                rows,
+                config_line,
+            },
+            diagnostics,
+        ))
     }
 
     /// Reads a JSON array of rows, or `{"testing_criteria": [...], "data": [...]}`.
@@ -420,7 +431,14 @@ impl FoundryDataset {
                 }
             })
             .collect();
-        Ok((FoundryDataset { config, rows }, diagnostics))
+        Ok((
+            FoundryDataset {
+                config,
+                rows,
+                config_line: None,
+            },
+            diagnostics,
+        ))
     }
 }
 

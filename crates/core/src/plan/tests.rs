@@ -94,6 +94,18 @@ fn the_config_line_rule_is_one_for_every_host() {
         panic!("not Foundry rows");
     };
     assert_eq!(rows.rows[0].line, Some(2));
+    assert_eq!(plan.config_line, Some(1));
+    let data_first = format!(
+        "{{\"response\": \"r\", \"testing_criteria\": {criteria}}}\n{{\"response\": \"s\"}}\n"
+    );
+    let config =
+        json::parse(format!(r#"{{"testing_criteria": {criteria}}}"#).as_bytes()).expect("json");
+    let (plan, _) = inspect(data_first.as_bytes(), Some(&config)).expect("read");
+    assert_eq!(
+        (plan.config_line, plan.items),
+        (None, 2),
+        "a row carrying criteria is a row"
+    );
 }
 
 #[test]
