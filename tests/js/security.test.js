@@ -155,3 +155,25 @@ test("node: a getToken that never settles ends at the time-out, and an aborted r
   assert.equal(cancelled.result, "skipped", JSON.stringify(cancelled));
   assert.match(cancelled.reason, /^cancelled/);
 });
+
+test("node: whatever a custom evaluator throws becomes that evaluator's evaluatorError; the run goes on", async () => {
+  const hostile = {
+    getterThrows: () => {
+      const error = new Error("x");
+      Object.defineProperty(error, "message", { get() { throw new Error("gotcha"); } });
+      throw error;
+    },
+    proxy: () => {
+      throw new Proxy({}, { get() { throw new Error("trap"); }, getPrototypeOf() { throw new Error("trap"); }, ownKeys() { throw new Error("trap"); } });
+    },
+    fine: () => true,
+  };
+  const report = await agenteval.score(
+    { schemaVersion: "1.11.0", default_evaluators: { getterThrows: {}, proxy: {}, fine: {} }, items: [{ prompt: "p", response: "r" }] },
+    { custom: hostile },
+  );
+  const results = Object.fromEntries(report.items[0].results.map((entry) => [entry.evaluator, entry]));
+  assert.equal(results.getterThrows.error?.code, "evaluatorError", JSON.stringify(results.getterThrows));
+  assert.equal(results.proxy.error?.code, "evaluatorError", JSON.stringify(results.proxy));
+  assert.equal(results.fine.result, "pass");
+});

@@ -39,13 +39,26 @@ function whenAborted(signal) {
   });
 }
 
+/**
+ * A thrown value's message, whatever was thrown: an `Error` whose `message` getter throws, a Proxy
+ * whose traps throw, a value `JSON.stringify` refuses. Never throws itself.
+ */
 function describe(error) {
-  if (error instanceof Error) return error.message || error.name;
-  try {
-    return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
+  const attempts = [
+    () => (error instanceof Error ? String(error.message || error.name) : undefined),
+    () => (typeof error === "string" ? error : undefined),
+    () => JSON.stringify(error),
+    () => String(error),
+  ];
+  for (const attempt of attempts) {
+    try {
+      const text = attempt();
+      if (typeof text === "string" && text !== "") return text;
+    } catch {
+      // The next way of reading it.
+    }
   }
+  return "a thrown value that cannot be read";
 }
 
 async function call(evaluator, { input, options, context }) {
