@@ -177,3 +177,19 @@ test("node: whatever a custom evaluator throws becomes that evaluator's evaluato
   assert.equal(results.proxy.error?.code, "evaluatorError", JSON.stringify(results.proxy));
   assert.equal(results.fine.result, "pass");
 });
+
+test("node: a detached buffer is refused with a coded error naming it, not a raw TypeError", async () => {
+  const buffer = new TextEncoder().encode('{"schemaVersion": "1.11.0", "items": []}').buffer;
+  structuredClone(buffer, { transfer: [buffer] });
+  assert.equal(buffer.byteLength, 0, "detached");
+  for (const dataset of [buffer, new Uint8Array(buffer)]) {
+    assert.throws(
+      () => agenteval.validate(dataset),
+      (error) => error.code === "invalidArgument" && /detached/.test(error.message) && /^dataset: /.test(error.message),
+    );
+    await assert.rejects(
+      () => Promise.resolve().then(() => agenteval.score(dataset)),
+      (error) => error.code === "invalidArgument" && /detached/.test(error.message),
+    );
+  }
+});

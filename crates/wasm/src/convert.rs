@@ -117,10 +117,25 @@ pub fn dataset_source(value: &JsValue, field: &str) -> Result<Source, ApiError> 
     if value.is_string() {
         return Ok(Source::Bytes(string_bytes(value)));
     }
+    let emptied = |buffer: &js_sys::ArrayBuffer| {
+        (buffer.byte_length() == 0).then(|| {
+            ApiError::argument(
+                field,
+                "bytes to read; this buffer holds none (it is empty, or detached: transferred to \
+                 a worker or another owner)",
+            )
+        })
+    };
     if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+        if let Some(error) = emptied(&bytes.buffer()) {
+            return Err(error);
+        }
         return Ok(Source::Bytes(bytes.to_vec()));
     }
     if let Some(buffer) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+        if let Some(error) = emptied(buffer) {
+            return Err(error);
+        }
         return Ok(Source::Bytes(js_sys::Uint8Array::new(buffer).to_vec()));
     }
     if value.is_undefined() || value.is_null() {
