@@ -179,10 +179,11 @@ test("node: whatever a custom evaluator throws becomes that evaluator's evaluato
 });
 
 test("node: a detached buffer is refused with a coded error naming it, not a raw TypeError", async () => {
-  const buffer = new TextEncoder().encode('{"schemaVersion": "1.11.0", "items": []}').buffer;
+  const view = new TextEncoder().encode('{"schemaVersion": "1.11.0", "items": []}');
+  const buffer = view.buffer;
   structuredClone(buffer, { transfer: [buffer] });
   assert.equal(buffer.byteLength, 0, "detached");
-  for (const dataset of [buffer, new Uint8Array(buffer)]) {
+  for (const dataset of [buffer, view]) {
     assert.throws(
       () => agenteval.validate(dataset),
       (error) => error.code === "invalidArgument" && /detached/.test(error.message) && /^dataset: /.test(error.message),
