@@ -194,3 +194,15 @@ test("node: a detached buffer is refused with a coded error naming it, not a raw
     );
   }
 });
+
+test("node: undefined or NaN from a custom evaluator is named as returned, not as null", async () => {
+  const report = await agenteval.score(
+    { schemaVersion: "1.11.0", default_evaluators: { nothing: {}, notANumber: {}, forever: {} }, items: [{ prompt: "p", response: "r" }] },
+    { custom: { nothing: () => undefined, notANumber: () => NaN, forever: async () => -Infinity } },
+  );
+  const results = Object.fromEntries(report.items[0].results.map((entry) => [entry.evaluator, entry]));
+  for (const [name, written] of [["nothing", "undefined"], ["notANumber", "NaN"], ["forever", "-Infinity"]]) {
+    assert.equal(results[name].error?.code, "invalidEvaluatorResult", JSON.stringify(results[name]));
+    assert.match(results[name].error.message, new RegExp(`^custom evaluator '${name}' returned ${written}; expected`));
+  }
+});

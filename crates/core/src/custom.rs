@@ -16,8 +16,17 @@ use crate::outcome::{ErrorCode, EvalResult, Verdict};
 /// Default pass threshold of a custom evaluator's score.
 pub const DEFAULT_THRESHOLD: f64 = 1.0;
 
-/// What a custom evaluator call produced: its return value, or the message it threw.
-pub type CustomReturn = Result<Value, String>;
+/// Why a custom evaluator call gave no value to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CustomFailure {
+    /// It threw, or could not be called: the message.
+    Threw(String),
+    /// It returned a value JSON cannot carry, as its language writes it (`undefined`, `NaN`).
+    Unrepresentable(String),
+}
+
+/// What a custom evaluator call produced: its return value, or why there is none.
+pub type CustomReturn = Result<Value, CustomFailure>;
 
 /// Checks that `name` can be registered as a custom evaluator: an identifier
 /// (`^[a-zA-Z][a-zA-Z0-9_]*$`) that is not a built-in name in any letter case.
@@ -54,22 +63,23 @@ pub fn threshold(options: &Map<String, Value>) -> Result<f64, ConfigError> {
 
 /// Turns what custom evaluator `label` returned into a result.
 pub fn validate(label: &str, threshold: f64, returned: CustomReturn) -> EvalResult {
-    let value = match returned {
-        Ok(value) => value,
-        Err(message) => {
-            return EvalResult::error(
-                label,
-                ErrorCode::EvaluatorError,
-                format!("custom evaluator '{label}' threw: {message}"),
-            )
-        }
-    };
     let invalid = |what: String| {
         EvalResult::error(
             label,
             ErrorCode::InvalidEvaluatorResult,
             format!("custom evaluator '{label}' returned {what}; expected a finite number (score), a boolean (verdict), or an object {{score?, result?: \"pass\"|\"fail\", reason?, details?}} with a score or a result"),
         )
+    };
+    let value = match returned {
+        Ok(value) => value,
+        Err(CustomFailure::Threw(message)) => {
+            return EvalResult::error(
+                label,
+                ErrorCode::EvaluatorError,
+                format!("custom evaluator '{label}' threw: {message}"),
+            )
+        }
+        Err(CustomFailure::Unrepresentable(what)) => return invalid(what),
     };
     match value {
         Value::Bool(passed) => EvalResult::verdict(label, passed),
@@ -175,8 +185,26 @@ mod tests {
     }
 
     #[test]
+    fn a_value_json_cannot_carry_is_an_invalid_result_named_as_returned() {
+        let result = validate(
+            "mine",
+            1.0,
+            Err(CustomFailure::Unrepresentable("undefined".into())),
+        );
+        let error = result.error.expect("error");
+        assert_eq!(error.code, ErrorCode::InvalidEvaluatorResult);
+        assert!(
+            error
+                .message
+                .starts_with("custom evaluator 'mine' returned undefined; expected"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
     fn a_throw_is_an_evaluator_error() {
-        let result = validate("mine", 1.0, Err("boom".into()));
+        let result = validate("mine", 1.0, Err(CustomFailure::Threw("boom".into())));
         let error = result.error.expect("error");
         assert_eq!(error.code, ErrorCode::EvaluatorError);
         assert!(error.message.contains("boom"));

@@ -554,9 +554,11 @@ impl PendingCase {
                 Place::Done(result) => result,
                 Place::Custom => {
                     let label = calls.next().map(|call| call.evaluator).unwrap_or_default();
-                    let returned = returns
-                        .next()
-                        .unwrap_or_else(|| Err("no result was supplied for this call".to_owned()));
+                    let returned = returns.next().unwrap_or_else(|| {
+                        Err(custom::CustomFailure::Threw(
+                            "no result was supplied for this call".to_owned(),
+                        ))
+                    });
                     custom::validate(
                         &label,
                         thresholds.next().unwrap_or(custom::DEFAULT_THRESHOLD),

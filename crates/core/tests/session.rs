@@ -69,7 +69,9 @@ fn custom_evaluators_wait_for_the_caller_and_are_validated() {
     let returns = [
         Ok(json!(0.9)),
         Ok(json!("not a score")),
-        Err("TypeError: x is undefined".to_owned()),
+        Err(agenteval_core::custom::CustomFailure::Threw(
+            "TypeError: x is undefined".to_owned(),
+        )),
     ];
     let mut outcomes = Vec::new();
     for returned in returns {

@@ -4,7 +4,7 @@
 
 use std::cell::RefCell;
 
-use agenteval_core::custom::CustomReturn;
+use agenteval_core::custom::{CustomFailure, CustomReturn};
 use agenteval_core::engine::CustomCall;
 use agenteval_core::judge::{self, Cancel, LocalFuture, Scheduler};
 use js_sys::{Function, Reflect};
@@ -86,9 +86,9 @@ pub async fn drive(
                 match called {
                     Ok(pending) => match pending.await {
                         Ok(answer) => custom_return(&answer),
-                        Err(_) => Err("the custom evaluator could not be called".to_owned()),
+                        Err(_) => Err(could_not_call()),
                     },
-                    Err(_) => Err("the custom evaluator could not be called".to_owned()),
+                    Err(_) => Err(could_not_call()),
                 }
             })
         };
@@ -142,4 +142,8 @@ pub async fn drive(
         "item" => Ok(JsValue::UNDEFINED),
         _ => head(&session.finish()),
     }
+}
+
+fn could_not_call() -> CustomFailure {
+    CustomFailure::Threw("the custom evaluator could not be called".to_owned())
 }

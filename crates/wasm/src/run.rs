@@ -3,7 +3,7 @@
 //! loop, reports progress and honours the `AbortSignal`. Every call into wasm is synchronous, so a
 //! crash surfaces where the package's guard can catch it.
 
-use agenteval_core::custom::{self, CustomReturn};
+use agenteval_core::custom::{self, CustomFailure, CustomReturn};
 use agenteval_core::dataset::Dataset;
 use agenteval_core::engine::{Customs, PendingCase, Session, Step};
 use agenteval_core::json::{Map, Value};
@@ -480,16 +480,31 @@ pub(crate) fn custom_return(answer: &JsValue) -> CustomReturn {
     let get = |key: &str| js_sys::Reflect::get(answer, &key.into()).unwrap_or(JsValue::UNDEFINED);
     let error = get("error");
     if !error.is_undefined() {
-        return Err(error.as_string().unwrap_or_else(|| "an error".to_owned()));
+        return Err(CustomFailure::Threw(
+            error.as_string().unwrap_or_else(|| "an error".to_owned()),
+        ));
     }
     let value = get("ok");
     if value.is_undefined() {
-        return Ok(Value::Null);
+        return Err(CustomFailure::Unrepresentable("undefined".to_owned()));
     }
-    let text = boundary::json_text(&value)
-        .ok_or_else(|| "it returned a value that is not JSON".to_owned())?;
-    agenteval_core::json::parse(text.as_bytes())
-        .map_err(|problem| format!("it returned a value that is not JSON ({})", problem.message))
+    if let Some(number) = value.as_f64().filter(|number| !number.is_finite()) {
+        let written = if number.is_nan() {
+            "NaN"
+        } else if number > 0.0 {
+            "Infinity"
+        } else {
+            "-Infinity"
+        };
+        return Err(CustomFailure::Unrepresentable(written.to_owned()));
+    }
+    let not_json = || {
+        CustomFailure::Unrepresentable(
+            "a value that is not JSON (a function, a symbol, a BigInt or a cycle)".to_owned(),
+        )
+    };
+    let text = boundary::json_text(&value).ok_or_else(not_json)?;
+    agenteval_core::json::parse(text.as_bytes()).map_err(|_| not_json())
 }
 
 #[cfg(test)]
