@@ -137,7 +137,7 @@ class Page {
       return this.fail(`${name}: ${error.message}`);
     }
     const { stored } = opened;
-    this.current = { name, dialect: stored?.dialect ?? null, stored: Boolean(stored) };
+    this.current = { name, dialect: stored?.dialect ?? null, stored: Boolean(stored), formats: opened.formats };
     this.drawExports();
     if (stored) {
       this.title.textContent = `${name}: a ${stored.dialect} report with ${stored.items.length} scored entries, shown as stored. Score again to compare.`;
@@ -233,8 +233,8 @@ class Page {
     } catch (error) {
       return this.openExample();
     }
-    const { validation, rows, run } = restored;
-    this.current = { name: run.name, dialect: validation.dialect, scored: run.status === "done" };
+    const { validation, rows, run, formats } = restored;
+    this.current = { name: run.name, dialect: validation.dialect, scored: run.status === "done", formats };
     this.diagnostics.show(validation.diagnostics, run.name);
     this.title.textContent = `${run.name}: ${validation.dialect}, ${validation.items} entries (${run.status === "done" ? "restored" : "resumed"} from this device)`;
     this.resumedRows = rows;
@@ -255,7 +255,7 @@ class Page {
   }
 
   drawExports() {
-    const formats = exportFormats(this.current?.dialect);
+    const formats = exportFormats(this.current?.formats);
     const ready = Boolean(this.current);
     replace(
       this.exports,

@@ -63,7 +63,17 @@ async function open({ bytes, name, config }) {
     outcomes = stored.items;
     opened.rescore = rescorable(stored);
   }
-  return { stored: stored && { ...stored, items: rowsOf(stored.items) } };
+  return { stored: stored && { ...stored, items: rowsOf(stored.items) }, formats: formats() };
+}
+
+/**
+ * The output formats of the open dataset's run, the dataset's own first, as the core's plan gives
+ * them (of the runevals results' rescored document when that is what is scored); none when the
+ * dataset cannot be read.
+ */
+function formats() {
+  const plan = opened.rescore ? planOf(JSON.stringify(opened.rescore)) : opened.plan;
+  return plan?.formats ?? [];
 }
 
 /**
@@ -264,7 +274,7 @@ async function restore(runId) {
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
   delete lastJudge?.hasKey;
-  return { validation, rows: rowsOf(saved), run };
+  return { validation, rows: rowsOf(saved), run, formats: formats() };
 }
 
 /** The rows of stored run `runId` (to compare with). */

@@ -1,10 +1,11 @@
-// Exports: which formats apply to a dialect (as the CLI's `--format` allows them), and saving one
-// as a download. The text comes from the engine, byte for byte what the CLI writes.
+// Exports: how each format is labelled and saved as a download. Which formats apply to a run is the
+// core's decision (the plan's `formats`, through the engine); the text comes from the engine, byte
+// for byte what the CLI writes.
 
 const FORMATS = [
-  { format: "document", label: "Scored document (JSON)", extension: "scored.json", type: "application/json", dialects: ["m365"] },
-  { format: "foundry", label: "Foundry rows (JSONL)", extension: "scored.jsonl", type: "application/jsonl", dialects: ["foundry"] },
-  { format: "copilot", label: "Copilot Studio results (CSV)", extension: "scored.csv", type: "text/csv", dialects: ["copilot_studio"] },
+  { format: "document", label: "Scored document (JSON)", extension: "scored.json", type: "application/json" },
+  { format: "foundry", label: "Foundry rows (JSONL)", extension: "scored.jsonl", type: "application/jsonl" },
+  { format: "copilot", label: "Copilot Studio results (CSV)", extension: "scored.csv", type: "text/csv" },
   { format: "report", label: "Run report (JSON)", extension: "report.json", type: "application/json" },
   { format: "csv", label: "CSV", extension: "csv", type: "text/csv" },
   { format: "junit", label: "JUnit XML", extension: "junit.xml", type: "application/xml" },
@@ -12,9 +13,9 @@ const FORMATS = [
   { format: "html", label: "HTML report", extension: "html", type: "text/html" },
 ];
 
-/** The formats that apply to `dialect` (all of them when it is unknown). */
-export function exportFormats(dialect) {
-  return FORMATS.filter((entry) => !entry.dialects || !dialect || entry.dialects.includes(dialect));
+/** The labelled entries of `formats` (format names, in the plan's order). */
+export function exportFormats(formats) {
+  return (formats ?? []).map((format) => FORMATS.find((entry) => entry.format === format)).filter(Boolean);
 }
 
 /** The download's file name: the dataset's name without its extension, then the format's. */
