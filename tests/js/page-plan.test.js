@@ -24,6 +24,10 @@ async function chooseConfig(page, config) {
   await page.waitForFunction(() => document.querySelector("#config-name").textContent === "config: config.json");
 }
 
+async function exportButtons(page) {
+  return page.$$eval("[data-format]", (buttons) => buttons.map((button) => button.dataset.format));
+}
+
 async function itemText(page, rowIndex) {
   await page.click(`.table-viewport .table-row[aria-rowindex="${rowIndex}"]`);
   await page.waitForSelector("dialog.item-view[open]");
@@ -42,6 +46,7 @@ test("page: a one-row JSONL with a config is a Foundry row, and a first line wit
   assert.match(await page.textContent("#dataset-name"), /^one\.jsonl: foundry, 1 entr/);
   const counts = await summary(page);
   assert.deepEqual([counts.entries, counts.pass], [1, 1], JSON.stringify(counts));
+  assert.deepEqual(await exportButtons(page), ["foundry", "report", "csv", "junit", "md", "html"], "the plan's formats, the dataset's own first");
 
   await chooseConfig(page, criterion({ response: "{{item.response}}", ground_truth: "{{item.ground_truth}}" }));
   const carrying = [
@@ -52,5 +57,10 @@ test("page: a one-row JSONL with a config is a Foundry row, and a first line wit
   assert.match(await page.textContent("#dataset-name"), /^carrying\.jsonl: foundry, 2 entries/);
   assert.match(await itemText(page, 2), /Lyon is a city/, "the first line is the first row");
   assert.match(await itemText(page, 3), /Marseille/);
+
+  assert.equal(await openFile(page, "broken.json", '{"schemaVersion": "1.11.0", "items": ['), "invalid");
+  assert.deepEqual(await exportButtons(page), [], "nothing to export from a dataset that cannot be read");
+  assert.equal(await openFile(page, "m365.json", JSON.stringify({ schemaVersion: "1.11.0", default_evaluators: { ExactMatch: {} }, items: [{ prompt: "p", response: "r", expected_response: "r" }] })), "done");
+  assert.deepEqual(await exportButtons(page), ["document", "report", "csv", "junit", "md", "html"]);
   assert.deepEqual(problems, []);
 });
