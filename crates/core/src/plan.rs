@@ -33,8 +33,7 @@ pub enum ConfigSource {
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "snake_case", rename = "Format")]
+#[serde(rename_all = "snake_case")]
 pub enum OutputFormat {
     /// The M365 eval document with scores, statuses and summaries filled in.
     Document,
@@ -191,6 +190,7 @@ pub struct Plan {
     /// is no row.
     pub config_line: Option<usize>,
     /// The formats that apply, the default first.
+    #[cfg_attr(feature = "typescript", tsify(type = "Format[]"))]
     pub formats: Vec<OutputFormat>,
     /// What the run will need.
     pub needs: Needs,
