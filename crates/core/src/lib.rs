@@ -11,6 +11,7 @@ pub mod details;
 pub mod diagnostic;
 pub mod engine;
 pub mod evaluators;
+pub mod float_parse;
 pub mod inputs;
 pub mod json;
 pub mod judge;

@@ -33,7 +33,8 @@ pub enum ConfigSource {
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case", rename = "Format")]
 pub enum OutputFormat {
     /// The M365 eval document with scores, statuses and summaries filled in.
     Document,
@@ -190,7 +191,6 @@ pub struct Plan {
     /// is no row.
     pub config_line: Option<usize>,
     /// The formats that apply, the default first.
-    #[cfg_attr(feature = "typescript", tsify(type = "Format[]"))]
     pub formats: Vec<OutputFormat>,
     /// What the run will need.
     pub needs: Needs,

@@ -5,11 +5,11 @@
 
 use serde_json::{json, Value};
 
+use crate::directives;
 use crate::faults::{self, Injected};
 use crate::hash;
-use crate::http::{Outcome, Response};
+use crate::http::{invalid, Outcome, Response};
 use crate::state::Shared;
-use crate::{directives, routes};
 
 /// Length of every vector.
 pub(crate) const DIMENSIONS: usize = 64;
@@ -64,22 +64,22 @@ pub(crate) fn reply(
         Some(Value::Array(items)) if !items.is_empty() => {
             match items.iter().map(Value::as_str).collect::<Option<Vec<_>>>() {
                 Some(texts) => texts,
-                None => return routes::invalid("'input' must hold strings only (no token arrays)"),
+                None => return invalid("'input' must hold strings only (no token arrays)"),
             }
         }
-        _ => return routes::invalid("'input' must be a string or a non-empty array of strings"),
+        _ => return invalid("'input' must be a string or a non-empty array of strings"),
     };
     let directives = match directives::parse(&inputs.join("\n")) {
         Ok(directives) => directives,
-        Err(message) => return routes::invalid(&message),
+        Err(message) => return invalid(&message),
     };
     if let Some(fault) = directives.fault.filter(|fault| fault.kind.is_content()) {
-        return routes::invalid(&format!(
+        return invalid(&format!(
             "fault kind `{}` applies to chat completions only",
             fault.kind.name()
         ));
     }
-    let injected = faults::inject(shared, &directives, body_hash);
+    let injected = faults::inject(shared, directives.fault, directives.any, body_hash);
     if let Some(outcome) = injected.and_then(|Injected { kind, .. }| {
         faults::http_outcome(kind, &shared.config, directives.location.as_deref())
     }) {

@@ -1,11 +1,10 @@
 //! The faults the server can inject: their names, whether one applies to a given attempt
 //! (asked for by a `[[judge:fault=KIND*N]]` directive, or drawn at `fault_rate`), and the
 //! replies of the faults that live at the HTTP level. Faults inside a chat reply's content
-//! (`malformed`, `fence`, ...) are written by [`crate::reply`].
+//! (`malformed`, `fence`, ...) are written by the `reply` module.
 
 use serde_json::json;
 
-use crate::directives::Directives;
 use crate::hash;
 use crate::http::{Outcome, Response};
 use crate::state::Shared;
@@ -145,15 +144,14 @@ pub(crate) struct Injected {
 
 /// Counts one more attempt of the request whose body hashes to `body_hash` and returns the
 /// fault it gets, if any, counted in the stats.
-pub(crate) fn inject(shared: &Shared, directives: &Directives, body_hash: u64) -> Option<Injected> {
+pub(crate) fn inject(
+    shared: &Shared,
+    fault: Option<FaultDirective>,
+    has_directives: bool,
+    body_hash: u64,
+) -> Option<Injected> {
     let attempt = shared.attempts.next(body_hash);
-    let injected = decide(
-        directives.fault,
-        directives.any,
-        attempt,
-        body_hash,
-        &shared.config,
-    )?;
+    let injected = decide(fault, has_directives, attempt, body_hash, &shared.config)?;
     shared.recorder.update(|stats| {
         *stats
             .faults

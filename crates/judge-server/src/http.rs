@@ -1,7 +1,7 @@
 //! HTTP messages as the server handles them: the request read from a connection, the response
 //! and how a request is answered ([`Outcome`]: whole, truncated or not at all), and their bytes on
 //! the wire, with the CORS headers every response carries. Reading and writing sockets is
-//! [`crate::connection`]'s; what to answer is [`crate::routes`]'s.
+//! `connection`'s; what to answer is `routes`'s.
 
 use std::time::Duration;
 
@@ -111,6 +111,16 @@ pub(crate) enum Outcome {
     Truncate(Response),
     /// Nothing for this long (or until the server stops), then the connection is closed.
     Hang(Duration),
+}
+
+/// A 400 with an OpenAI-style `invalid_request_error` saying `message`.
+pub(crate) fn invalid(message: &str) -> Outcome {
+    Outcome::Send(Response::json(
+        400,
+        &serde_json::json!({"error": {
+            "message": message, "type": "invalid_request_error", "param": null, "code": null
+        }}),
+    ))
 }
 
 /// An outcome, and the in-flight mark to drop once it has been carried out.

@@ -7,8 +7,7 @@ use serde_json::{json, Map, Value};
 use crate::directives::{self, DimensionRating, Directives};
 use crate::faults::{self, FaultKind, Injected};
 use crate::hash;
-use crate::http::{Outcome, Response};
-use crate::routes;
+use crate::http::{invalid, Outcome, Response};
 use crate::state::Shared;
 
 /// The `created` time of every reply, fixed so that replies are reproducible.
@@ -343,17 +342,17 @@ pub(crate) fn chat(
     deployment: Option<&str>,
 ) -> Outcome {
     if body.get("stream").and_then(Value::as_bool) == Some(true) {
-        return routes::invalid("the local judge does not stream: leave 'stream' unset or false");
+        return invalid("the local judge does not stream: leave 'stream' unset or false");
     }
     let conversation = match read_conversation(body) {
         Ok(conversation) => conversation,
-        Err(message) => return routes::invalid(&message),
+        Err(message) => return invalid(&message),
     };
     let directives = match directives::parse(&conversation.others) {
         Ok(directives) => directives,
-        Err(message) => return routes::invalid(&message),
+        Err(message) => return invalid(&message),
     };
-    let injected = faults::inject(shared, &directives, body_hash);
+    let injected = faults::inject(shared, directives.fault, directives.any, body_hash);
     if let Some(outcome) = injected.and_then(|Injected { kind, .. }| {
         faults::http_outcome(kind, &shared.config, directives.location.as_deref())
     }) {

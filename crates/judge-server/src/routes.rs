@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::faults;
 use crate::hash;
-use crate::http::{Outcome, Reply, Request, Response, ALLOW_HEADERS};
+use crate::http::{invalid, Outcome, Reply, Request, Response, ALLOW_HEADERS};
 use crate::state::Shared;
 use crate::{embeddings, reply};
 
@@ -180,15 +180,6 @@ fn preflight(request: &Request) -> Response {
 }
 
 /// 400 with an OpenAI-style `invalid_request_error`.
-pub(crate) fn invalid(message: &str) -> Outcome {
-    Outcome::Send(Response::json(
-        400,
-        &json!({"error": {
-            "message": message, "type": "invalid_request_error", "param": null, "code": null
-        }}),
-    ))
-}
-
 fn not_found(path: &str) -> Outcome {
     Outcome::Send(Response::json(
         404,

@@ -203,6 +203,22 @@ pub fn config_value(value: &JsValue, field: &str) -> Result<Option<Value>, ApiEr
     json_value(value, field).map(Some)
 }
 
+/// The dataset and the optional `options.config` of a call that takes nothing else (`validate`,
+/// `plan`).
+///
+/// # Errors
+/// `invalidArgument` for an unknown option or a dataset of the wrong type, `invalidConfig` for a
+/// config that is not JSON.
+pub fn dataset_and_config(
+    dataset: &JsValue,
+    options: Option<crate::types::ValidateOptionsArg>,
+) -> Result<(Source, Option<Value>), ApiError> {
+    let options = crate::options::OptionsObject::read(options, "options", &["config"])?;
+    let source = dataset_source(dataset, "dataset")?;
+    let config = config_value(&options.get("config"), "options.config")?;
+    Ok((source, config))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

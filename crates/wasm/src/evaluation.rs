@@ -73,7 +73,7 @@ pub fn foreign_format(format: Format, dialect: &str) -> crate::error::ApiError {
         "format",
         format!(
             "a format of the scored dataset: `{}` writes into {dialect}",
-            format.as_str()
+            format.name()
         ),
     )
 }

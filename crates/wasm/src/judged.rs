@@ -19,6 +19,21 @@ use crate::evaluation::Evaluation;
 use crate::judge::{on_abort, FetchTransport, IndexedDbStore, JsClock};
 use crate::run::{custom_call_js, custom_return, head, ScoreRun};
 
+#[wasm_bindgen]
+impl ScoreRun {
+    /// Runs the whole dataset through the judge (the core's scheduler over `fetch`): each entry
+    /// goes to `hooks.onEntry` in order as soon as it and those before it are done, with
+    /// `hooks.onProgress({done, total})`; custom evaluators run through `hooks.callCustom`;
+    /// `hooks.signal` cancels (judge calls not yet answered end `skipped`, and the report says
+    /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
+    /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
+    /// `"item"` (nothing: the driver has the entry).
+    #[wasm_bindgen(js_name = judgeAll)]
+    pub fn judge_all(self, mode: String, items: js_sys::Array, hooks: JsValue) -> js_sys::Promise {
+        wasm_bindgen_futures::future_to_promise(drive(self, mode, items, hooks))
+    }
+}
+
 /// Progress as `onProgress` receives it.
 #[derive(Serialize)]
 struct Progress {

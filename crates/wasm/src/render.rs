@@ -49,7 +49,7 @@ pub fn render_report(
                 "options.dataset",
                 format!(
                     "the scored dataset ({dialect}): format `{}` writes the results into it",
-                    format.as_str()
+                    format.name()
                 ),
             )
         })?,
@@ -67,7 +67,7 @@ pub fn read_format(format: &JsValue) -> Result<Format, ApiError> {
         .ok_or_else(|| {
             ApiError::argument(
                 "format",
-                format!("one of {}", Format::ALL.map(Format::as_str).join(", ")),
+                format!("one of {}", Format::ALL.map(Format::name).join(", ")),
             )
         })
 }

@@ -363,18 +363,6 @@ impl ScoreRun {
         self.judge.is_some()
     }
 
-    /// Runs the whole dataset through the judge (the core's scheduler over `fetch`): each entry
-    /// goes to `hooks.onEntry` in order as soon as it and those before it are done, with
-    /// `hooks.onProgress({done, total})`; custom evaluators run through `hooks.callCustom`;
-    /// `hooks.signal` cancels (judge calls not yet answered end `skipped`, and the report says
-    /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
-    /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
-    /// `"item"` (nothing: the driver has the entry).
-    #[wasm_bindgen(js_name = judgeAll)]
-    pub fn judge_all(self, mode: String, items: js_sys::Array, hooks: JsValue) -> js_sys::Promise {
-        wasm_bindgen_futures::future_to_promise(crate::judged::drive(self, mode, items, hooks))
-    }
-
     /// The next step: `{outcome}`, `{calls}` (answer with `complete`), or `undefined` at the end.
     #[wasm_bindgen(js_name = next)]
     pub fn step(&mut self) -> Result<JsValue, JsValue> {

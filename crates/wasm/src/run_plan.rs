@@ -8,7 +8,6 @@ use wasm_bindgen::prelude::*;
 use crate::boundary;
 use crate::convert::{self, Source};
 use crate::error::ApiError;
-use crate::options::OptionsObject;
 
 /// What the core decides about `dataset` (text, bytes or a parsed value) before scoring it, with
 /// `options.config` as the Foundry config when given.
@@ -17,9 +16,7 @@ pub fn plan_dataset(
     #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
     options: Option<crate::types::ValidateOptionsArg>,
 ) -> Result<JsValue, JsValue> {
-    let options = OptionsObject::read(options, "options", &["config"])?;
-    let source = convert::dataset_source(&dataset, "dataset")?;
-    let config = convert::config_value(&options.get("config"), "options.config")?;
+    let (source, config) = convert::dataset_and_config(&dataset, options)?;
     boundary::to_js(&planned(source, config.as_ref())?)
 }
 

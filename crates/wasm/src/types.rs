@@ -642,62 +642,8 @@ pub struct CustomResultObject {
     pub details: Option<Map<String, Value>>,
 }
 
-/// Output formats of `render` (the CLI's `--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Tsify)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// The M365 eval document with scores, statuses and summaries filled in (JSON).
-    Document,
-    /// The run report (JSON).
-    Report,
-    /// Foundry rows with flat result keys (JSON Lines).
-    Foundry,
-    /// A Copilot Studio test set in the results export's shape, with the verdicts (CSV).
-    Copilot,
-    /// One CSV row per item and turn.
-    Csv,
-    /// JUnit XML.
-    Junit,
-    /// Markdown summary.
-    Md,
-    /// Self-contained HTML report.
-    Html,
-}
-
-impl Format {
-    /// Every format, in documentation order.
-    pub const ALL: [Format; 8] = [
-        Format::Document,
-        Format::Report,
-        Format::Foundry,
-        Format::Copilot,
-        Format::Csv,
-        Format::Junit,
-        Format::Md,
-        Format::Html,
-    ];
-
-    /// The name used in JavaScript and on the CLI.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Document => "document",
-            Format::Report => "report",
-            Format::Foundry => "foundry",
-            Format::Copilot => "copilot",
-            Format::Csv => "csv",
-            Format::Junit => "junit",
-            Format::Md => "md",
-            Format::Html => "html",
-        }
-    }
-
-    /// The format called `name`.
-    pub fn parse(name: &str) -> Option<Format> {
-        Format::ALL
-            .into_iter()
-            .find(|format| format.as_str() == name)
-    }
-}
+/// Output formats of `render` (the CLI's `--format`): the core's own table, declared from it.
+pub use agenteval_core::plan::OutputFormat as Format;
 
 /// Options of `validate`.
 #[derive(Tsify)]

@@ -9,7 +9,6 @@ use wasm_bindgen::prelude::*;
 use crate::boundary;
 use crate::convert::{self, Source};
 use crate::error::ApiError;
-use crate::options::OptionsObject;
 use crate::types::Validation;
 
 /// Parses and validates a dataset (text, bytes or a parsed value; any dialect) and returns the
@@ -19,9 +18,7 @@ pub fn validate_dataset(
     #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
     options: Option<crate::types::ValidateOptionsArg>,
 ) -> Result<JsValue, JsValue> {
-    let options = OptionsObject::read(options, "options", &["config"])?;
-    let source = convert::dataset_source(&dataset, "dataset")?;
-    let config = convert::config_value(&options.get("config"), "options.config")?;
+    let (source, config) = convert::dataset_and_config(&dataset, options)?;
     let validation = validation(source, config.as_ref());
     boundary::to_js(&validation)
 }

@@ -8,7 +8,7 @@
 
 use crate::json::{Map, Number, Value};
 
-use crate::text::float_parse;
+use crate::float_parse;
 
 /// The value of `text`, one JSON value with optional surrounding whitespace, and whether any of
 /// its strings or keys held an escape sequence (in JSON text, whether it holds a backslash).

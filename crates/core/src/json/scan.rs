@@ -9,7 +9,7 @@
 
 use super::{MAX_DEPTH, MAX_STRING_BYTES};
 use crate::byte_words::{self, HIGHS, ONES};
-use crate::text::float_parse;
+use crate::float_parse;
 
 /// Objects with more members than this are left to the exact path (duplicate keys are found by
 /// comparing each key with the ones before it).

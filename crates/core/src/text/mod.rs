@@ -6,7 +6,7 @@
 
 pub mod decimal;
 pub mod f1;
-pub mod float_parse;
+pub use crate::float_parse;
 pub mod nltk;
 pub mod phrase;
 pub mod porter;
