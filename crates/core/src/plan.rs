@@ -34,7 +34,7 @@ pub enum ConfigSource {
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
-#[serde(rename_all = "snake_case", rename = "Format")]
+#[serde(rename_all = "snake_case")]
 pub enum OutputFormat {
     /// The M365 eval document with scores, statuses and summaries filled in.
     Document,

@@ -645,6 +645,12 @@ pub struct CustomResultObject {
 /// Output formats of `render` (the CLI's `--format`): the core's own table, declared from it.
 pub use agenteval_core::plan::OutputFormat as Format;
 
+#[wasm_bindgen(typescript_custom_section)]
+const FORMAT_NAME: &str = r#"
+/** An output format of `render` (the CLI's `--format`). */
+export type Format = OutputFormat;
+"#;
+
 /// Options of `validate`.
 #[derive(Tsify)]
 #[serde(rename_all = "camelCase")]
