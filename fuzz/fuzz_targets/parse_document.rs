@@ -12,7 +12,8 @@ use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset};
 use agenteval_core::judge::{Endpoint, EndpointKind};
 use agenteval_core::{engine, stream};
-use agenteval_core::report::{self, m365_document};
+use agenteval_core::report;
+use agenteval_core::scored::m365_document;
 use libfuzzer_sys::fuzz_target;
 
 /// METEOR's WordNet table, installed once, as the CLI does.

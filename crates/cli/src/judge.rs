@@ -9,11 +9,11 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use agenteval_core::engine::Session;
+use agenteval_core::engine::{self, Session};
 use agenteval_core::judge::{
-    self, settings, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential,
-    HttpRequest, HttpResponse, JudgeSettings, LocalFuture, Policy, Scheduler, Setting, Store,
-    Transport, TransportError,
+    settings, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest,
+    HttpResponse, JudgeSettings, LocalFuture, Policy, Scheduler, Setting, Store, Transport,
+    TransportError,
 };
 use clap::Args;
 
@@ -227,7 +227,7 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
     let started = Instant::now();
     local.block_on(&runtime, async {
         let mut last_shown = Instant::now();
-        judge::run::run(session, &scheduler, None, &mut |_, progress| {
+        engine::judged::run(session, &scheduler, None, &mut |_, progress| {
             if show_progress
                 && (last_shown.elapsed() >= Duration::from_millis(250)
                     || progress.done == progress.total)

@@ -15,7 +15,8 @@ use agenteval_core::engine::{self, Customs, FoundryScorer, Session};
 use agenteval_core::evaluators;
 use agenteval_core::json::{Map, Value};
 use agenteval_core::plan::OutputFormat;
-use agenteval_core::report::{self, m365_document, RunReport};
+use agenteval_core::report::{self, RunReport};
+use agenteval_core::scored::{self, m365_document};
 use agenteval_core::{stream, Dialect, Summary};
 
 use crate::input::{self, Source};
@@ -300,7 +301,7 @@ fn score_lines(
         let outcome = scorer.score_row(index, &row);
         index += 1;
         if format == OutputFormat::Foundry {
-            write_json_line(writer, &report::foundry_rows::output_row(&row, &outcome))?;
+            write_json_line(writer, &scored::foundry_rows::output_row(&row, &outcome))?;
             writer.flush().map_err(write_error)?;
             report.summary.add(&outcome);
         } else {
@@ -335,12 +336,12 @@ fn write_whole(
         }
         (OutputFormat::Foundry, Dataset::Foundry(ref rows)) => {
             for (row, outcome) in rows.rows.iter().zip(&report.items) {
-                write_json_line(writer, &report::foundry_rows::output_row(row, outcome))?;
+                write_json_line(writer, &scored::foundry_rows::output_row(row, outcome))?;
             }
             Ok(())
         }
         (OutputFormat::Copilot, Dataset::CopilotStudio(ref set)) => writer
-            .write_all(report::copilot_studio::write(set, report).as_bytes())
+            .write_all(scored::copilot_studio::write(set, report).as_bytes())
             .map_err(write_error),
         _ => write_report(report, format, name, writer),
     }

@@ -1,12 +1,12 @@
 //! The `report` command: the results a scored dataset already carries (a scored M365 eval
-//! document, or runevals results JSON), read by the core (`report::read_report`) and written in a
+//! document, or runevals results JSON), read by the core (`scored::read_report`) and written in a
 //! report format, without scoring anything. The summary table and exit codes are `score`'s; a
 //! dataset without scores is a usage error (exit 2) saying so.
 
 use std::path::Path;
 
 use agenteval_core::plan::OutputFormat;
-use agenteval_core::report::{self, ReadError};
+use agenteval_core::scored::{self, ReadError};
 
 use crate::{input, output, UsageError};
 
@@ -16,7 +16,7 @@ pub fn report(dataset: &str, format: OutputFormat, out: Option<&Path>) -> Result
     let bytes = input::open(dataset)?
         .read_all()
         .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
-    let report = report::read_report(&bytes).map_err(|error| read_error(error, name))?;
+    let report = scored::read_report(&bytes).map_err(|error| read_error(error, name))?;
     drop(bytes);
     let mut writer = output::open_output(out)?;
     output::write_report(&report, format, name, &mut writer)?;

@@ -21,7 +21,7 @@ use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset};
 use agenteval_core::json;
 use agenteval_core::json::{Map, Value};
-use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, evaluators, stream, Inputs, Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 

@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the judge's own cost, with a transport that answers at once: 1 000
 //! judge calls through [`Scheduler::call`] and [`Reading::result`] (the cache key, the request
-//! body, the limiter, the reply read and checked), and a whole [`judge::run::run`] over an M365
+//! body, the limiter, the reply read and checked), and a whole [`engine::judged::run`] over an M365
 //! session. What is left per call is the scheduler's and the run's overhead, to set against a
 //! judge's latency of a second or so. `cargo xtask bench judge` prints it in µs per call.
 
@@ -18,9 +18,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agenteval_core::dataset::{self, Dataset};
-use agenteval_core::engine::{Next, Session};
+use agenteval_core::engine::{self, Next, Session};
 use agenteval_core::judge::{
-    self, Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest, HttpResponse,
+    Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest, HttpResponse,
     JudgeCall, LocalFuture, Policy, Scheduler, Transport, TransportError,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -192,7 +192,7 @@ fn scheduler_overhead(c: &mut Criterion) {
             let mut session =
                 Session::borrowed(&dataset, agenteval_core::engine::Customs::default())
                     .with_judge();
-            block_on(judge::run::run(
+            block_on(engine::judged::run(
                 &mut session,
                 &scheduler,
                 None,

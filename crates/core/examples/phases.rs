@@ -13,7 +13,7 @@ mod allocator;
 use std::time::Instant;
 
 use agenteval_core::dataset::{self, Dataset};
-use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, json, schema};
 
 #[global_allocator]

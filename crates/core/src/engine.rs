@@ -5,7 +5,10 @@
 //! progress, yield to an event loop, cancel, and run custom evaluators (which may be async in JS)
 //! between steps; over an M365 document's text it reads one item at a time. [`score`] runs a whole
 //! dataset through a session. Evaluators are built once per distinct configuration where possible
-//! (the document's default plan, each Foundry criterion).
+//! (the document's default plan, each Foundry criterion). [`judged`] drives a session through a
+//! judge.
+
+pub mod judged;
 
 use std::borrow::Cow;
 

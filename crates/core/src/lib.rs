@@ -23,6 +23,7 @@ pub mod plan;
 pub mod report;
 pub mod resolve;
 pub mod schema;
+pub mod scored;
 mod short_copy;
 pub mod small_blocks;
 mod sorting;

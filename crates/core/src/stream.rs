@@ -15,9 +15,9 @@ use crate::json::{Map, Value};
 
 use crate::dataset::m365::DocumentOutline;
 use crate::engine::{DocumentScorer, Session};
-use crate::report::m365_document::{self, DocumentOptions};
 use crate::report::pretty;
 use crate::report::{RunReport, Summary};
+use crate::scored::m365_document::{self, DocumentOptions};
 use crate::Diagnostic;
 
 /// What a streamed run found.

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use agenteval_core::evaluators;
 use agenteval_core::json;
 use agenteval_core::json::{Map, Value};
-use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
 use agenteval_core::status;
 use agenteval_core::{CaseOutcome, Dialect, ErrorCode, EvalResult, ItemStatus, RunReport, Verdict};
 

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use agenteval_core::dataset::{self, Dataset};
 use agenteval_core::json::Value;
-use agenteval_core::report::m365_document::{self, DocumentOptions};
-use agenteval_core::{engine, report, schema};
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
+use agenteval_core::{engine, report, schema, scored};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -128,7 +128,7 @@ fn foundry_demo_rows_snapshot() {
         .iter()
         .zip(&run.items)
         .map(|(row, outcome)| {
-            Value::Object(report::foundry_rows::row(
+            Value::Object(scored::foundry_rows::row(
                 row.row.as_ref().expect("valid row"),
                 outcome,
             ))

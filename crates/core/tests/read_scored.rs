@@ -1,4 +1,4 @@
-//! Opening scored datasets as reports (`report::read_report`): every M365 document the engine
+//! Opening scored datasets as reports (`scored::read_report`): every M365 document the engine
 //! scores, written as a document and read back, gives the run's report (less what a document
 //! cannot hold); the scored fixtures in `tests/fixtures/scored` map as their tests say, and their
 //! reports are snapshotted.
@@ -15,8 +15,9 @@ mod documents;
 use agenteval_core::dataset::{self, Dataset};
 use agenteval_core::evaluators;
 use agenteval_core::json::Value;
-use agenteval_core::report::m365_document::{self, DocumentOptions};
-use agenteval_core::report::{self, read_report, ReadError};
+use agenteval_core::report;
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
+use agenteval_core::scored::{read_report, ReadError};
 use agenteval_core::{
     engine, CaseOutcome, Details, ErrorCode, EvalResult, ItemStatus, RunReport, Verdict,
 };

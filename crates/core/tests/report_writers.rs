@@ -9,8 +9,9 @@
 
 use agenteval_core::json;
 use agenteval_core::json::{Map, Value};
-use agenteval_core::report::m365_document::{self, DocumentOptions};
-use agenteval_core::report::{self, csv, foundry_rows, html, junit, markdown};
+use agenteval_core::report::{self, csv, html, junit, markdown};
+use agenteval_core::scored::foundry_rows;
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
 use agenteval_core::{CaseOutcome, Dialect, ErrorCode, EvalResult, ItemStatus, RunReport};
 
 const XSS_REASON: &str = "<script>alert(1)</script><img src=x onerror=alert(2)> & \"quoted\"";

@@ -14,8 +14,8 @@ mod documents;
 
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::{self, Dataset, EvalDocument};
-use agenteval_core::report::m365_document::{self, DocumentOptions};
 use agenteval_core::report::RunReport;
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
 use agenteval_core::{engine, json, stream, Diagnostic};
 
 /// The document scored and written by the whole path, with its run report.

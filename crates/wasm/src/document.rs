@@ -14,7 +14,7 @@
 
 use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
-use agenteval_core::report::m365_document::{self, DocumentOptions};
+use agenteval_core::scored::m365_document::{self, DocumentOptions};
 use agenteval_core::stream::{DocumentStream, Streamed};
 use agenteval_core::{engine, Diagnostic, Summary};
 use js_sys::Reflect;

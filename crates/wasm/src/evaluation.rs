@@ -4,7 +4,7 @@
 
 use agenteval_core::dataset::Dataset;
 use agenteval_core::json::Value;
-use agenteval_core::report::m365_document;
+use agenteval_core::scored::m365_document;
 use agenteval_core::RunReport;
 use wasm_bindgen::prelude::*;
 

@@ -1,12 +1,12 @@
-//! A run with a judge, driven to its end by the core's [`judge::run::run`] over the package's
+//! A run with a judge, driven to its end by the core's [`engine::judged::run`] over the package's
 //! seams ([`crate::judge`]): the driver (`js/drive.js`) hands the run over with its hooks and
 //! gets back what its mode asks for.
 
 use std::cell::RefCell;
 
 use agenteval_core::custom::{CustomFailure, CustomReturn};
-use agenteval_core::engine::CustomCall;
-use agenteval_core::judge::{self, Cancel, LocalFuture, Scheduler};
+use agenteval_core::engine::{self, CustomCall};
+use agenteval_core::judge::{Cancel, LocalFuture, Scheduler};
 use js_sys::{Function, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -107,7 +107,7 @@ pub async fn drive(
                 }
             })
         };
-    judge::run::run(
+    engine::judged::run(
         &mut session,
         &scheduler,
         Some(&custom),

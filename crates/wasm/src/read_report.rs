@@ -1,8 +1,8 @@
 //! `readReport()`: opens a dataset that already carries scores (a scored M365 eval document, or
 //! runevals results JSON) as its run report, without scoring it again. The reading is the core's
-//! (`agenteval_core::report::read_scored`); this module only converts.
+//! (`agenteval_core::scored::read`); this module only converts.
 
-use agenteval_core::report::{self, ReadError};
+use agenteval_core::scored::{self, ReadError};
 use wasm_bindgen::prelude::*;
 
 use crate::boundary;
@@ -27,8 +27,8 @@ pub fn read_report(
 
 fn report_of(dataset: &JsValue) -> Result<JsValue, JsValue> {
     let read = match convert::dataset_source(dataset, "dataset")? {
-        Source::Bytes(bytes) => report::read_report(&bytes),
-        Source::Value(value) => report::read_report_value(value),
+        Source::Bytes(bytes) => scored::read_report(&bytes),
+        Source::Value(value) => scored::read_report_value(value),
     };
     boundary::to_js(&read.map_err(api_error)?)
 }
@@ -52,7 +52,7 @@ mod tests {
     #[test]
     fn a_dataset_without_scores_is_not_scored_and_a_broken_one_invalid() {
         let unscored =
-            report::read_report(br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "p"}]}"#);
+            scored::read_report(br#"{"schemaVersion": "1.6.0", "items": [{"prompt": "p"}]}"#);
         let error = api_error(unscored.expect_err("no scores"));
         assert_eq!(error.code.as_str(), "notScored");
         assert!(
@@ -62,7 +62,7 @@ mod tests {
             "{error}"
         );
         assert_eq!(error.diagnostics.len(), 1);
-        let broken = api_error(report::read_report(b"{\"items\": [").expect_err("syntax"));
+        let broken = api_error(scored::read_report(b"{\"items\": [").expect_err("syntax"));
         assert_eq!(broken.code, ErrorCode::InvalidDataset);
         assert!(
             broken.message.starts_with("dataset: line 1, column"),

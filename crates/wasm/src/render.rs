@@ -3,7 +3,8 @@
 use agenteval_core::dataset::Dataset;
 use agenteval_core::json;
 use agenteval_core::json::Value;
-use agenteval_core::report::{self, m365_document, RunReport as Core};
+use agenteval_core::report::{self, RunReport as Core};
+use agenteval_core::scored::{self, m365_document};
 use agenteval_core::text::float_parse;
 use wasm_bindgen::prelude::*;
 
@@ -173,8 +174,8 @@ pub fn render(
             Some(Dataset::Foundry(rows)) => {
                 let mut text = String::new();
                 for (row, outcome) in rows.rows.iter().zip(&report.items) {
-                    text.push_str(&report::foundry_rows::jsonl_line(
-                        &report::foundry_rows::output_row(row, outcome),
+                    text.push_str(&scored::foundry_rows::jsonl_line(
+                        &scored::foundry_rows::output_row(row, outcome),
                     ));
                 }
                 text
@@ -182,7 +183,7 @@ pub fn render(
             _ => return Err("Foundry rows"),
         },
         Format::Copilot => match dataset {
-            Some(Dataset::CopilotStudio(set)) => report::copilot_studio::write(set, report),
+            Some(Dataset::CopilotStudio(set)) => scored::copilot_studio::write(set, report),
             _ => return Err("a Copilot Studio test set"),
         },
     })

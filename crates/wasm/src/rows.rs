@@ -15,7 +15,7 @@ use agenteval_core::dataset::m365::DocumentOutline;
 use agenteval_core::dataset::Dataset;
 use agenteval_core::engine::{DocumentScorer, Session, Step};
 use agenteval_core::json::Value;
-use agenteval_core::report::m365_document::DocumentOptions;
+use agenteval_core::scored::m365_document::DocumentOptions;
 use agenteval_core::status::ItemStatus;
 use agenteval_core::stream::DocumentStream;
 use agenteval_core::{CaseOutcome, Dialect, RunReport, Verdict};

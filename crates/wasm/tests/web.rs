@@ -312,7 +312,7 @@ fn scored_documents_are_written_as_serde_json_writes_them_whatever_the_lengths_o
     });
     let text = serde_json::to_string(&document).expect("JSON");
     let outline = agenteval_core::dataset::m365::DocumentOutline::read(&text).expect("streamed");
-    let options = agenteval_core::report::m365_document::DocumentOptions {
+    let options = agenteval_core::scored::m365_document::DocumentOptions {
         evaluated_at: Some("2026-12-01T12:00:00Z".to_owned()),
     };
     let mut written = Vec::new();

@@ -17,7 +17,6 @@ pub mod redirect;
 pub mod reply;
 pub mod request;
 pub mod rubric;
-pub mod run;
 pub mod schedule;
 pub mod settings;
 #[cfg(test)]

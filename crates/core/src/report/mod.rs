@@ -1,4 +1,5 @@
-//! The run report: per item/turn outcomes and the summary, and the writers of every output format.
+//! The run report: per item/turn outcomes and the summary, and the writers of the formats every
+//! dialect shares (JSON, CSV, JUnit, Markdown, HTML). A dialect's own scored file is `scored`'s.
 //!
 //! Writers take finished outcomes and return text or JSON values; they never decide verdicts.
 
@@ -7,20 +8,15 @@ use serde::Serialize;
 use crate::outcome::{EvalResult, Usage, Verdict};
 use crate::status::ItemStatus;
 
-pub mod copilot_studio;
 pub mod csv;
-mod format;
-pub mod foundry_rows;
+pub(crate) mod format;
 pub mod html;
 mod json;
 pub mod junit;
-pub mod m365_document;
 pub mod markdown;
 pub(crate) mod pretty;
-pub mod read_scored;
 
 pub use json::{to_json, write_json};
-pub use read_scored::{read_report, read_report_value, ReadError};
 
 /// The input dialect a run read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -4,7 +4,7 @@ use crate::dataset::{load, Dataset};
 use crate::diagnostic::{Location, Severity};
 use crate::engine;
 use crate::outcome::Verdict;
-use crate::report::copilot_studio::write;
+use crate::scored::copilot_studio::write;
 
 fn fields(record: &Result<Record, BadRecord>) -> Vec<&str> {
     match record {

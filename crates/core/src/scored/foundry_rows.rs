@@ -20,7 +20,7 @@ use crate::json::{Map, Number, Value};
 
 use crate::outcome::{EvalResult, Verdict};
 
-use super::CaseOutcome;
+use crate::report::CaseOutcome;
 
 /// The output row for one Foundry input row: `input_row` unchanged, then the keys of every result
 /// of `outcome` in evaluation order. A criterion key that collides with an input column replaces it.

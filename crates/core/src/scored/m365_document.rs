@@ -13,8 +13,8 @@ use crate::evaluators;
 use crate::outcome::{ErrorCode, EvalResult, Verdict};
 use crate::status::{self, ItemStatus};
 
-use super::pretty::ObjectWriter;
-use super::{CaseOutcome, RunReport};
+use crate::report::pretty::ObjectWriter;
+use crate::report::{CaseOutcome, RunReport};
 
 /// Caller-supplied values the document needs but the core cannot know.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -576,7 +576,7 @@ mod tests {
         let mut item = item.clone();
         write_item(&mut item, std::slice::from_ref(outcome), true);
         let mut buffer = Vec::new();
-        super::super::pretty::write_value(&mut buffer, &item, 2).unwrap();
+        crate::report::pretty::write_value(&mut buffer, &item, 2).unwrap();
         String::from_utf8(buffer).unwrap()
     }
 

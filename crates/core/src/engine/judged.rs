@@ -9,15 +9,14 @@ use std::collections::BTreeMap;
 use futures::future::join_all;
 use futures::stream::{FuturesUnordered, StreamExt};
 
-use super::request::JudgeRequest;
-use super::schedule::{CallError, Scheduler};
-use super::{JudgeCall, CANCELLED_REASON};
+use super::{CustomCall, Next, PendingCase, Session};
 use crate::custom::CustomReturn;
-use crate::engine::{CustomCall, Next, PendingCase, Session};
+use crate::judge::http::LocalFuture;
+use crate::judge::request::JudgeRequest;
+use crate::judge::schedule::{CallError, Scheduler};
+use crate::judge::{JudgeCall, CANCELLED_REASON};
 use crate::outcome::{EvalResult, Verdict};
 use crate::report::{CaseOutcome, EntryRef, JudgeRun};
-
-use super::http::LocalFuture;
 
 /// Entries done and entries in all, after each recorded entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! A scored M365 eval document's items read back into report entries: the inverse of
-//! [`crate::report::m365_document`].
+//! [`crate::scored::m365_document`].
 //!
 //! | document | report |
 //! |---|---|
@@ -22,9 +22,9 @@ use crate::diagnostic::push_pointer;
 use crate::evaluators;
 use crate::json::{Map, Value};
 use crate::outcome::{ErrorCode, EvalResult, Verdict};
-use crate::report::m365_document::ITEM_PROBLEM_MESSAGE;
 use crate::report::CaseOutcome;
 use crate::schema::got;
+use crate::scored::m365_document::ITEM_PROBLEM_MESSAGE;
 use crate::status::{item_status, ItemStatus};
 use crate::Details;
 

@@ -19,7 +19,7 @@ use crate::dataset::copilot_studio::methods::{self, RowMethod};
 use crate::dataset::copilot_studio::{CopilotStudioSet, Row};
 use crate::outcome::{EvalResult, Verdict};
 
-use super::{csv, format, CaseOutcome, RunReport};
+use crate::report::{csv, format, CaseOutcome, RunReport};
 
 /// `set` with the results of `report` (its entries in row order), as CSV text.
 pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {

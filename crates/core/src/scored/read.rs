@@ -26,7 +26,7 @@ use crate::outcome::{ErrorCode, EvalResult};
 use crate::schema::{self, got};
 use crate::status::ItemStatus;
 
-use super::{CaseOutcome, Dialect, RunReport};
+use crate::report::{CaseOutcome, Dialect, RunReport};
 
 /// What the readers look for, closing the message of [`ReadError::NotScored`].
 const LOOKED_FOR: &str = "expected an M365 eval document whose items or turns carry `scores` or \
