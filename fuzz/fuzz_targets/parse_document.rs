@@ -13,7 +13,7 @@ use agenteval_core::dataset::{self, Dataset};
 use agenteval_core::judge::{Endpoint, EndpointKind};
 use agenteval_core::{engine, stream};
 use agenteval_core::report;
-use agenteval_core::scored::m365_document;
+use agenteval_core::scored::{self, m365_document};
 use libfuzzer_sys::fuzz_target;
 
 /// METEOR's WordNet table, installed once, as the CLI does.
@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
         }
         (Dataset::Foundry(_), None) => {}
         (Dataset::CopilotStudio(set), None) => {
-            let _ = report::copilot_studio::write(set, &run);
+            let _ = scored::copilot_studio::write(set, &run);
         }
     }
     prepare_judge_calls(&loaded.dataset);

@@ -364,7 +364,7 @@ const JUDGE_OVERHEAD: [(&str, &str, f64, &str); 2] = [
     ),
     (
         "run_400_calls",
-        "judge::run::run over an M365 session",
+        "engine::judged::run over an M365 session",
         400.0,
         "runMicrosPerCall",
     ),

@@ -4,16 +4,18 @@
 //! Pure Rust with no IO: no files, network, clock or threads. Callers (the CLI and the wasm
 //! package) pass text in and take text out; time reaches the core as a value.
 
-mod byte_words;
 pub mod custom;
 pub mod dataset;
 pub mod details;
-pub mod diagnostic;
+pub use agenteval_json::diagnostic;
 pub mod engine;
 pub mod evaluators;
-pub mod float_parse;
+pub use agenteval_json::float_parse;
 pub mod inputs;
-pub mod json;
+/// agenteval's JSON (the `agenteval-json` crate).
+pub use agenteval_json as json;
+use agenteval_json::byte_words;
+pub use agenteval_json::json;
 pub mod judge;
 mod multiset;
 pub mod options;
@@ -30,7 +32,7 @@ mod sorting;
 pub mod status;
 pub mod stream;
 #[cfg(test)]
-mod test_rng;
+use agenteval_json::test_rng;
 pub mod text;
 pub mod wordnet;
 

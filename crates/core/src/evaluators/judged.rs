@@ -18,6 +18,7 @@ mod quality;
 pub mod render;
 mod rubric;
 mod shown;
+mod standard;
 pub mod template;
 mod tools;
 mod validate;
@@ -29,7 +30,8 @@ use crate::judge::{combine_turns, JudgeCall, JudgeRequest, Reading, Scale, TurnC
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
 
-pub use catalog::{judge_at, judge_for, key_for, Judge, JudgeKey};
+pub use catalog::{judge_at, judge_for, key_for, JudgeKey};
+pub use standard::Judge;
 
 /// The reason every judged evaluator carries while no judge is configured.
 pub const NO_JUDGE_REASON: &str = "no judge configured";

@@ -6,17 +6,12 @@
 mod backoff;
 pub mod cache;
 pub mod cancel;
-pub mod composite;
-pub mod copilot_studio;
 pub mod endpoint;
-pub mod entailment;
-pub mod grading;
 pub mod http;
 mod limiter;
 pub mod redirect;
 pub mod reply;
 pub mod request;
-pub mod rubric;
 pub mod schedule;
 pub mod settings;
 #[cfg(test)]
@@ -34,7 +29,7 @@ pub use reply::{Completion, Usage};
 pub use request::{ChatMessage, JudgeRequest, ModelParams, Operation, PromptId, Role};
 pub use schedule::{Answer, CallError, CallStats, Policy, Scheduler};
 pub use settings::{JudgeSettings, Setting, SettingError};
-pub use verdict::{Dimensions, Extra, JudgeFailure, Reading, Scale};
+pub use verdict::{Dimensions, Extra, JudgeFailure, Reading, ReadsReply, Scale};
 
 use crate::json::Value;
 use crate::outcome::{ErrorCode, EvalResult, Verdict};

@@ -3,15 +3,12 @@
 //! (refusal, cut-off reply, no verdict, a score off the scale, a failed call) made an `error`
 //! with its code. A judge failure never becomes a score.
 
+use std::any::Any;
+use std::fmt::Debug;
 use std::sync::Arc;
 
-use super::composite::Composite;
-use super::copilot_studio::CopilotMethod;
-use super::entailment::Entailment;
-use super::grading::Grading;
 use super::reply::{read_verdict, Completion, JudgeReply};
 use super::request::PromptId;
-use super::rubric::Rubric;
 use crate::json::{Map, Value};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::{decimal, float_parse};
@@ -58,22 +55,48 @@ pub struct Reading {
     pub extra: Extra,
     /// For a judge that rates several dimensions in one reply (a rubric, a composite), what
     /// they are and how the result follows from their ratings, instead of the reply's `score`.
-    pub dimensions: Option<Dimensions>,
+    pub dimensions: Option<Arc<dyn Dimensions>>,
 }
 
-/// The dimensions one reply rates.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Dimensions {
-    /// A rubric: the weighted mean of its dimensions' scores, from 0 to 1 ([`Rubric::result`]).
-    Rubric(Arc<Rubric>),
-    /// A composite: passes when every applicable member passes ([`Composite::result`]).
-    Composite(Arc<Composite>),
-    /// A Copilot Studio judged test method ([`CopilotMethod::result`]).
-    CopilotStudio(CopilotMethod),
-    /// A custom judge's range or labels ([`Grading::result`]).
-    Custom(Arc<Grading>),
-    /// Which hits entail RetrievalResult's expected items ([`Entailment::result`]).
-    Entailment(Entailment),
+/// How a judge family reads a reply that rates more than one `score` (a rubric's dimensions, a
+/// composite's members, a template's range or labels, a Copilot Studio method's criteria, the
+/// entailing hits of retrieved items). Each family implements it where it builds its prompt.
+pub trait ReadsReply: Debug + PartialEq + Send + Sync + 'static {
+    /// The result `label` gets from `reply`; `threshold` is the evaluator's configured one.
+    fn read_reply(&self, label: &str, threshold: f64, reply: &JudgeReply) -> EvalResult;
+}
+
+/// A [`ReadsReply`] held behind a pointer: what a [`Reading`] keeps of its family.
+pub trait Dimensions: Debug + Send + Sync {
+    /// See [`ReadsReply::read_reply`].
+    fn read_reply(&self, label: &str, threshold: f64, reply: &JudgeReply) -> EvalResult;
+    /// The family's own value, for whoever knows its type.
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is the same family with the same settings.
+    fn same_as(&self, other: &dyn Dimensions) -> bool;
+}
+
+impl<Family: ReadsReply> Dimensions for Family {
+    fn read_reply(&self, label: &str, threshold: f64, reply: &JudgeReply) -> EvalResult {
+        ReadsReply::read_reply(self, label, threshold, reply)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same_as(&self, other: &dyn Dimensions) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Family>()
+            .is_some_and(|other| other == self)
+    }
+}
+
+impl PartialEq for dyn Dimensions {
+    fn eq(&self, other: &Self) -> bool {
+        self.same_as(other)
+    }
 }
 
 /// Why a judge call gave no answer, as the result's error.
@@ -86,6 +109,11 @@ pub struct JudgeFailure {
 }
 
 impl Reading {
+    /// The judge family's reading when it is a `Family`.
+    pub fn family<Family: 'static>(&self) -> Option<&Family> {
+        self.dimensions.as_deref()?.as_any().downcast_ref()
+    }
+
     /// The result `label` gets from `answer`, the completion of a call with `prompt` (or the
     /// failure of that call).
     pub fn result(
@@ -114,11 +142,7 @@ impl Reading {
                 result
             }
             Ok(reply) => match &self.dimensions {
-                Some(Dimensions::Rubric(rubric)) => rubric.result(label, self.threshold, &reply),
-                Some(Dimensions::Composite(composite)) => composite.result(label, &reply),
-                Some(Dimensions::CopilotStudio(method)) => method.result(label, &reply),
-                Some(Dimensions::Custom(grading)) => grading.result(label, &reply),
-                Some(Dimensions::Entailment(entailment)) => entailment.result(label, &reply),
+                Some(family) => family.read_reply(label, self.threshold, &reply),
                 None => match score_on(reply.score.as_ref(), self.scale) {
                     Err(message) => unparseable(message),
                     Ok(score) => self.scored(label, score, reply),

@@ -18,7 +18,7 @@
 //!   agent used, nor a custom method's grading instructions.
 //! - `GeneralQuality` and `CompareMeaning`: judged. Without a judge, `skipped` with "no judge
 //!   configured"; with one, a [`JudgeCall`](crate::judge::JudgeCall) each
-//!   (`evaluators::judged::copilot_studio`), its result read by `judge::copilot_studio`. Never
+//!   (`evaluators::judged::copilot_studio`), its result read by its `reading`. Never
 //!   scored here. CompareMeaning passes at `passingScore_N` (0–100, default 50); GeneralQuality
 //!   has no passing score (every criterion must hold).
 //! - `TextSimilarity`: the cosine (0–1, negative counted as 0) of the embeddings of

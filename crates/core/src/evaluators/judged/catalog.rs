@@ -5,41 +5,18 @@
 //! What each preparation decides before any call is its module's; how a reply becomes a result
 //! is `judge::verdict`'s.
 
-use super::early::Early;
 use super::groundedness::groundedness;
-use super::prompt::{PromptSpec, Section, AGENT_PARAMS, LIKERT_PARAMS};
+use super::prompt::{PromptSpec, AGENT_PARAMS, LIKERT_PARAMS};
 use super::quality::{
     coherence, fluency, intent_resolution, relevance, response_completeness, retrieval, similarity,
     task_adherence, task_completion,
 };
+use super::standard::Judge;
 use super::tools::{
     tool_call_accuracy, tool_call_success, tool_input_accuracy, tool_output_utilization,
     tool_selection,
 };
-use crate::inputs::Inputs;
 use crate::judge::{Extra, ModelParams, PromptId, Scale};
-
-/// One judged turn: the data sections of its call, or its result reached without one.
-pub type Turn = Result<Vec<Section>, Early>;
-
-/// An item's turns (one, or one per turn of a conversation), or the result reached before any.
-pub type Prepare = fn(&Inputs<'_>, &Judge) -> Result<Vec<Turn>, Early>;
-
-/// One standard judge.
-#[derive(Debug, Clone, Copy)]
-pub struct Judge {
-    /// The reference's class name, for its messages (`RelevanceEvaluator`).
-    pub class: &'static str,
-    /// Its prompt.
-    pub prompt: PromptSpec,
-    /// What it derives from the reply's properties.
-    pub extra: Extra,
-    /// Whether its Foundry id refuses a `threshold` option (the reference's constructor fails on
-    /// one).
-    pub rejects_threshold: bool,
-    /// Its inputs.
-    pub prepare: Prepare,
-}
 
 const fn spec(
     name: &'static str,
@@ -383,7 +360,9 @@ static JUDGES: [Judge; 15] = [
 /// What the standard judges make of an item, for the preparations' tests.
 #[cfg(test)]
 pub(super) mod testing {
-    use super::{judge_for, Early, Turn};
+    use super::judge_for;
+    use crate::evaluators::judged::early::Early;
+    use crate::evaluators::judged::standard::Turn;
     use crate::inputs::Inputs;
     use crate::json::Value;
 

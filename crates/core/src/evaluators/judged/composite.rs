@@ -1,7 +1,7 @@
 //! The composite judges `output_quality` and `tool_use_quality` (spec §2; Foundry's
 //! `builtin.output_quality` and `builtin.tool_use_quality`): one call rates every member
 //! dimension on its own scale, and the composite passes only when every applicable member passes
-//! (`judge::composite`). Members, after azure-ai-evaluation's `_EvaluatorMetricMapping`:
+//! (`reading`). Members, after azure-ai-evaluation's `_EvaluatorMetricMapping`:
 //! output_quality → fluency, coherence, intent_resolution, task_adherence, groundedness,
 //! task_completion; tool_use_quality → tool_call_accuracy, tool_call_success,
 //! tool_input_accuracy, tool_output_utilization, tool_selection.
@@ -19,10 +19,12 @@ use super::{convert, early, render, NO_JUDGE_REASON};
 use crate::evaluators::Evaluator;
 use crate::inputs::Inputs;
 use crate::json::Value;
-use crate::judge::composite::Composite;
-use crate::judge::rubric::{Dimension, Rubric};
+pub mod reading;
+
+use self::reading::Composite;
+use super::rubric::reading::{Dimension, Rubric};
 use crate::judge::{
-    ChatMessage, Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
+    ChatMessage, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
 };
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -267,7 +269,7 @@ impl CompositeJudge {
                 scale: Scale::Binary,
                 threshold: 1.0,
                 extra: Extra::None,
-                dimensions: Some(Dimensions::Composite(Arc::new(composite))),
+                dimensions: Some(Arc::new(composite) as _),
             },
             turns: Vec::new(),
         })
@@ -345,14 +347,14 @@ mod tests {
     }
 
     fn members(call: &JudgeCall) -> Vec<String> {
-        match &call.reading.dimensions {
-            Some(Dimensions::Composite(composite)) => composite
+        match call.reading.family::<Composite>() {
+            Some(composite) => composite
                 .members
                 .dimensions
                 .iter()
                 .map(|dimension| dimension.id.clone())
                 .collect(),
-            _ => Vec::new(),
+            None => Vec::new(),
         }
     }
 

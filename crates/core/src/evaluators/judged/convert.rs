@@ -5,9 +5,9 @@
 //! (`_parse_tools_from_response`). It converts only: validating inputs is `validate`'s, showing
 //! them `render`'s.
 
-use super::catalog::Turn;
 use super::early::{rejected, unsupported_input, Early};
 use super::render;
+use super::standard::Turn;
 use crate::inputs::Inputs;
 use crate::json::{Map, Value};
 

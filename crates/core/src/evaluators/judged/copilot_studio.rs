@@ -4,16 +4,18 @@
 //! TextSimilarity's embeddings request (the response and the expected response). The row's text
 //! is fenced as data as in every judged prompt. GeneralQuality and CompareMeaning named in an M365
 //! document use the same prompts on the item's prompt, response and expected response. Reading the replies is
-//! `judge::copilot_studio`'s; this module decides nothing from them.
+//! `reading`'s; this module decides nothing from them.
+
+use std::sync::Arc;
 
 use super::prompt::{fence, Section};
 use super::render;
 use crate::evaluators::Evaluator;
 use crate::inputs::Inputs;
-use crate::judge::copilot_studio::{CopilotMethod, CRITERIA};
-use crate::judge::{
-    Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
-};
+pub mod reading;
+
+use self::reading::{CopilotMethod, CRITERIA};
+use crate::judge::{Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale};
 use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
 
@@ -139,7 +141,7 @@ pub fn text_similarity(label: &str, texts: RowTexts<'_>, passing_score: f64) -> 
             scale: Scale::Binary,
             threshold: method.threshold(),
             extra: Extra::None,
-            dimensions: Some(Dimensions::CopilotStudio(method)),
+            dimensions: Some(Arc::new(method) as _),
         },
         turns: Vec::new(),
     }
@@ -164,7 +166,7 @@ fn call(
             scale: Scale::Binary,
             threshold: method.threshold(),
             extra: Extra::None,
-            dimensions: Some(Dimensions::CopilotStudio(method)),
+            dimensions: Some(Arc::new(method) as _),
         },
         turns: Vec::new(),
     }

@@ -1,15 +1,15 @@
 //! The retrieval-entailment prompt (`retrieval_entailment/v1`, RetrievalResult's
 //! `match: "entailment"`): one call per item shows the expected items and the hits within
 //! `max_rank`, each numbered, and asks which hits entail each item. Reading the reply is
-//! `judge::entailment`'s; what the matches mean is RetrievalResult's.
+//! `reading`'s; what the matches mean is RetrievalResult's.
 
 use std::sync::Arc;
 
 use super::prompt::{fence, Section};
-use crate::judge::entailment::{Entailment, Finish};
-use crate::judge::{
-    Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
-};
+pub mod reading;
+
+use self::reading::{Entailment, Finish};
+use crate::judge::{Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale};
 
 /// The prompt's name and version; any change to its text bumps the version.
 pub const PROMPT: PromptId = PromptId {
@@ -96,11 +96,11 @@ pub fn call(label: &str, items: &[&str], hits: &[ShownHit<'_>], finish: Arc<Fini
             scale: Scale::Binary,
             threshold: 1.0,
             extra: Extra::None,
-            dimensions: Some(Dimensions::Entailment(Entailment {
+            dimensions: Some(Arc::new(Entailment {
                 items: items.len(),
                 hits: hits.len(),
                 finish,
-            })),
+            }) as _),
         },
         turns: Vec::new(),
     }

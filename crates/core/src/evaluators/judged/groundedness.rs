@@ -4,12 +4,12 @@
 //! the response shown (`_get_context_from_agent_response`). M365's requirement of a context is
 //! the configured evaluator's, not this module's.
 
-use super::catalog::{Judge, Turn};
 use super::convert::{arg, convert, parse_tool_calls, turns, EvalInput, Hoist, GROUNDEDNESS};
 use super::early::{not_applicable, not_intermediate, rejected, Early};
 use super::prompt::Section;
 use super::render;
 use super::shown::{shown_context, shown_conversation, shown_response};
+use super::standard::{Judge, Turn};
 use super::validate::{conversation_or_query_response, Checks};
 use crate::inputs::Inputs;
 use crate::json::{Map, Value};

@@ -4,7 +4,6 @@
 //! the item as its reference evaluator does, converts it into evaluations and shows each one's
 //! sections. Groundedness and the tool judges have modules of their own.
 
-use super::catalog::{Judge, Turn};
 use super::convert::{
     arg, convert, ground_truth, turns, EvalInput, Hoist, AGENT, COMPLETENESS, QUERY_RESPONSE,
     RESPONSE_ONLY, RETRIEVAL, SIMILARITY,
@@ -13,6 +12,7 @@ use super::early::{not_intermediate, rejected, Early};
 use super::prompt::Section;
 use super::render;
 use super::shown::{shown_context, shown_conversation, shown_response, shown_text};
+use super::standard::{Judge, Turn};
 use super::validate::{
     check_definitions, conversation_or_query_response, messages_or_conversation, Checks,
 };

@@ -2,7 +2,7 @@
 //! `{id, description, weight, always_applicable?}`, each checked, a bad one named by its JSON
 //! pointer in the options — its prompt (`rubric/v1`: the rubric in the system message, the item's
 //! text fenced as data as in every judged prompt), and the one call that rates every dimension.
-//! Reading the reply and the weighted score are `judge::rubric`'s; this module decides nothing
+//! Reading the reply and the weighted score are `reading`'s; this module decides nothing
 //! from the reply.
 
 use std::sync::Arc;
@@ -13,9 +13,11 @@ use super::{convert, early, render, NO_JUDGE_REASON};
 use crate::evaluators::Evaluator;
 use crate::inputs::Inputs;
 use crate::json::Value;
-use crate::judge::rubric::{Dimension, Rubric};
+pub mod reading;
+
+use self::reading::{Dimension, Rubric};
 use crate::judge::{
-    ChatMessage, Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
+    ChatMessage, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Scale,
 };
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -206,7 +208,7 @@ impl RubricJudge {
                 scale: Scale::Likert,
                 threshold: self.threshold,
                 extra: Extra::None,
-                dimensions: Some(Dimensions::Rubric(Arc::clone(&self.rubric))),
+                dimensions: Some(Arc::clone(&self.rubric) as _),
             },
             turns: Vec::new(),
         })

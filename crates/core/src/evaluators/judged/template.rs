@@ -4,7 +4,7 @@
 //! threshold or labels with the passing ones — checked when it is read; the messages rendered for
 //! one item, each placeholder's data fenced inline by a nonce the data cannot forge; and the one
 //! call. The same definition comes from the package API, a CLI `--custom-evaluator NAME=FILE` or
-//! a Foundry `score_model` / `label_model` criterion. Reading the reply is `judge::grading`'s.
+//! a Foundry `score_model` / `label_model` criterion. Reading the reply is `grading`'s.
 
 use std::sync::Arc;
 
@@ -14,10 +14,11 @@ use super::{early, NO_JUDGE_REASON};
 use crate::evaluators::{Evaluator, EvaluatorKind, EvaluatorSpec};
 use crate::inputs::Inputs;
 use crate::json::{Map, Value};
-use crate::judge::grading::Grading;
+pub mod grading;
+
+use self::grading::Grading;
 use crate::judge::{
-    ChatMessage, Dimensions, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Role,
-    Scale,
+    ChatMessage, Extra, JudgeCall, JudgeRequest, ModelParams, PromptId, Reading, Role, Scale,
 };
 use crate::options::{json_type_name, ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
@@ -484,7 +485,7 @@ impl TemplateJudge {
                 scale: Scale::Likert,
                 threshold: self.grading.threshold(),
                 extra: Extra::None,
-                dimensions: Some(Dimensions::Custom(Arc::clone(&self.grading))),
+                dimensions: Some(Arc::clone(&self.grading) as _),
             },
             turns: Vec::new(),
         })

@@ -4,21 +4,19 @@
 //! (`_extract_needed_tool_definitions`), and the not-applicable results where there are no calls
 //! or a called tool has no definition.
 
-use super::catalog::{Judge, Turn};
 use super::convert::{arg, convert, tool_calls_of, turns, Hoist, TOOL_CALL_SUCCESS, TOOL_OUTPUT};
 use super::early::{not_applicable, not_intermediate, rejected, Early};
 use super::prompt::Section;
 use super::render;
 use super::shown::{shown_conversation, shown_response};
+use super::standard::{Judge, Turn};
 use super::validate::{
     check_definitions, check_tool_calls_inputs, conversation_or_query_response, Checks,
-    UNSUPPORTED_TOOLS,
+    NO_TOOL_CALLS, UNSUPPORTED_TOOLS,
 };
 use crate::inputs::Inputs;
 use crate::json::Value;
 
-/// The reference's message where an item has no tool calls (its validators' too).
-pub(super) const NO_TOOL_CALLS: &str = "No tool calls found in response or provided tool_calls.";
 const DEFINITIONS_MISSING: &str = "Tool definitions for all tool calls must be provided.";
 
 /// The tool calls, and the definitions they need, of the three tool judges; the not-applicable

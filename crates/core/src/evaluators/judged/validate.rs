@@ -9,10 +9,12 @@ mod message;
 use self::message::{check_message_list, field_problem, tool_call_item_problem, Kind, Problem};
 use super::early::{rejected, unsupported_input, Early};
 use super::render;
-use super::tools::NO_TOOL_CALLS;
 use crate::inputs::Inputs;
 use crate::json::Value;
 use crate::text::python;
+
+/// The reference's message where an item has no tool calls (its validators' too).
+pub(super) const NO_TOOL_CALLS: &str = "No tool calls found in response or provided tool_calls.";
 
 /// Tools most validators reject when asked to (`ConversationValidator.UNSUPPORTED_TOOLS`).
 pub(super) const UNSUPPORTED_TOOLS: &[&str] = &[

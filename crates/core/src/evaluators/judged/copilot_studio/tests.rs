@@ -28,8 +28,8 @@ fn general_quality_prompt() {
     assert_eq!(call.request.prompt.label(), "copilot_general_quality/v1");
     assert_eq!(call.reading.threshold, 100.0);
     assert_eq!(
-        call.reading.dimensions,
-        Some(Dimensions::CopilotStudio(CopilotMethod::GeneralQuality))
+        call.reading.family::<CopilotMethod>(),
+        Some(&CopilotMethod::GeneralQuality)
     );
     insta::assert_snapshot!(rendered(&call));
 }

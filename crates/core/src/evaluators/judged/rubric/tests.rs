@@ -110,10 +110,9 @@ fn one_call_shows_the_rubric_and_fences_the_items_text_as_data() {
     assert!(call.turns.is_empty());
     assert_eq!(call.reading.threshold, 0.5);
     assert_eq!(
-        match &call.reading.dimensions {
-            Some(Dimensions::Rubric(rubric)) => rubric.dimensions.len(),
-            _ => 0,
-        },
+        call.reading
+            .family::<Rubric>()
+            .map_or(0, |rubric| rubric.dimensions.len()),
         2
     );
     let [system, user] = &call.request.messages[..] else {

@@ -5,9 +5,10 @@
 //! composite is not applicable. The reply is checked as a rubric's ([`Rubric::ratings`]): a member
 //! rated twice, not at all, or off its scale is no verdict. The prompt is the evaluator's.
 
-use super::rubric::{Rating, Rubric};
-use super::verdict::Scale;
+use super::super::rubric::reading::{Rating, Rubric};
 use crate::json::{Map, Value};
+use crate::judge::reply::JudgeReply;
+use crate::judge::verdict::{ReadsReply, Scale};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::decimal;
 
@@ -33,7 +34,7 @@ impl Composite {
     /// passes, else 0 and `fail` (threshold 1); `skipped` when none applies;
     /// `judgeOutputUnparseable` when the reply does not rate the members. Each member's score,
     /// verdict, threshold and reason go into `details.components` and, shortened, the reason.
-    pub fn result(&self, label: &str, reply: &super::reply::JudgeReply) -> EvalResult {
+    pub fn result(&self, label: &str, reply: &JudgeReply) -> EvalResult {
         let ratings = match self.members.ratings(reply) {
             Ok(ratings) => ratings,
             Err(message) => {
@@ -166,11 +167,17 @@ fn summary(components: &[Component<'_>]) -> String {
     format!("Components: {}.", parts.join("; "))
 }
 
+impl ReadsReply for Composite {
+    fn read_reply(&self, label: &str, _threshold: f64, reply: &JudgeReply) -> EvalResult {
+        self.result(label, reply)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evaluators::judged::rubric::reading::Dimension;
     use crate::judge::reply::read_verdict;
-    use crate::judge::rubric::Dimension;
     use crate::outcome::Verdict;
 
     fn output_quality() -> Composite {

@@ -4,9 +4,9 @@
 //! the range or a known label is no verdict (`judgeOutputUnparseable`), never a score. Rendering
 //! the template is the evaluator's (`evaluators/judged/template.rs`), not this module's.
 
-use super::reply::JudgeReply;
-use super::verdict::score_on_range;
 use crate::json::Value;
+use crate::judge::reply::JudgeReply;
+use crate::judge::verdict::{score_on_range, ReadsReply};
 use crate::outcome::{ErrorCode, EvalResult};
 
 /// How a custom judge grades.
@@ -101,6 +101,12 @@ fn chosen_label<'a>(reply: &JudgeReply, labels: &'a [String]) -> Result<&'a str,
                     .collect()
             )
         )),
+    }
+}
+
+impl ReadsReply for Grading {
+    fn read_reply(&self, label: &str, _threshold: f64, reply: &JudgeReply) -> EvalResult {
+        self.result(label, reply)
     }
 }
 

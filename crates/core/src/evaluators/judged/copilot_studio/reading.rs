@@ -4,10 +4,9 @@
 //! score, and TextSimilarity's cosine of two embeddings. A reply that does not give every verdict is no verdict (`judgeOutputUnparseable`),
 //! never a score. Building the prompts is `evaluators/judged/copilot_studio.rs`'s.
 
-use super::reply::JudgeReply;
-use super::verdict::score_on;
-use super::Scale;
 use crate::json::{Map, Value};
+use crate::judge::reply::JudgeReply;
+use crate::judge::verdict::{score_on, ReadsReply, Scale};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::decimal;
 
@@ -234,6 +233,12 @@ fn percent(member: Option<&Value>) -> Result<f64, String> {
             "the judge's score {shown} is off its scale (0-100)"
         )),
         None => Err(format!("the judge's score {shown} is not a number")),
+    }
+}
+
+impl ReadsReply for CopilotMethod {
+    fn read_reply(&self, label: &str, _threshold: f64, reply: &JudgeReply) -> EvalResult {
+        self.result(label, reply)
     }
 }
 

@@ -1,17 +1,17 @@
 //! The deterministic generator of the randomised tests (xorshift64), so that each test draws the
-//! same inputs on every run.
+//! same inputs on every run; the core's tests use it too.
 
 /// Xorshift64: each draw advances the state and returns it.
-pub(crate) struct XorShift(u64);
+pub struct XorShift(u64);
 
 impl XorShift {
     /// A generator starting from `seed`, which must not be zero.
-    pub(crate) fn new(seed: u64) -> Self {
+    pub fn new(seed: u64) -> Self {
         XorShift(seed)
     }
 
     /// The next state.
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -19,7 +19,7 @@ impl XorShift {
     }
 
     /// The next state modulo `bound`.
-    pub(crate) fn below(&mut self, bound: usize) -> usize {
+    pub fn below(&mut self, bound: usize) -> usize {
         (self.next_u64() % bound as u64) as usize
     }
 }

@@ -19,7 +19,13 @@ use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use crate::diagnostic::Diagnostic;
 
 mod build;
+#[doc(hidden)]
+pub mod byte_words;
+pub mod diagnostic;
+pub mod float_parse;
 mod scan;
+#[doc(hidden)]
+pub mod test_rng;
 mod value;
 
 pub use value::{from_value, to_value, Index, Iter, IterMut, Map, Number, Value};
@@ -478,7 +484,7 @@ fn limit_length<E: de::Error>(value: &str, limited: bool) -> Result<(), E> {
 
 /// What is wrong with a string or key of `length` bytes, past [`MAX_STRING_BYTES`], after the
 /// words naming it ("string is ", "a key is ").
-pub(crate) fn too_long(length: usize) -> String {
+pub fn too_long(length: usize) -> String {
     format!("{length} bytes long; the limit is {MAX_STRING_BYTES} bytes (1 MiB)")
 }
 
@@ -621,7 +627,6 @@ fn invalid_utf8(bytes: &[u8], valid_up_to: usize) -> Diagnostic {
 mod tests {
     use super::*;
     use crate::diagnostic::Location;
-    use crate::json;
     use crate::test_rng::XorShift;
 
     fn error(text: &str) -> (usize, usize, String) {

@@ -6,8 +6,9 @@
 
 use std::sync::Arc;
 
-use super::reply::JudgeReply;
 use crate::json::Value;
+use crate::judge::reply::JudgeReply;
+use crate::judge::verdict::ReadsReply;
 use crate::outcome::{ErrorCode, EvalResult};
 
 /// The result from the best (lowest-numbered) entailing hit of each item, `None` for none.
@@ -121,6 +122,12 @@ impl Entailment {
             }
             Err(message) => EvalResult::error(label, ErrorCode::JudgeOutputUnparseable, message),
         }
+    }
+}
+
+impl ReadsReply for Entailment {
+    fn read_reply(&self, label: &str, _threshold: f64, reply: &JudgeReply) -> EvalResult {
+        self.result(label, reply)
     }
 }
 

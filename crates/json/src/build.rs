@@ -6,7 +6,7 @@
 //! so the caller can fall back to serde_json for the whole text; strings are not searched for the
 //! control characters the check has already ruled out.
 
-use crate::json::{Map, Number, Value};
+use crate::{Map, Number, Value};
 
 use crate::float_parse;
 

@@ -379,7 +379,7 @@ mod tests {
         let exact = parse_outline(text, "items").expect("serde_json outlines it");
         assert_eq!(spans.elements, exact.elements, "{shown}");
         for element in &spans.elements {
-            let expected: crate::json::Value = serde_json::from_str(element).unwrap();
+            let expected: crate::Value = serde_json::from_str(element).unwrap();
             let checked = parse_checked(element).unwrap();
             assert_eq!(checked.value, expected, "{shown}");
             assert_eq!(checked.has_escapes, element.contains('\\'), "{shown}");

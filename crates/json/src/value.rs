@@ -382,7 +382,7 @@ impl FromIterator<Value> for Value {
 #[macro_export]
 macro_rules! json {
     ($($json:tt)+) => {
-        $crate::json::Value::from($crate::json::__serde_json::json!($($json)+))
+        $crate::Value::from($crate::__serde_json::json!($($json)+))
     };
 }
 

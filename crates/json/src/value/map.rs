@@ -96,7 +96,7 @@ impl Map<String, Value> {
     /// Keeps the first `len` members of an object rebuilt by [`Map::member_to_rebuild`].
     #[inline]
     pub(crate) fn keep_first(&mut self, len: usize) {
-        crate::json::build::keep_first(&mut self.entries, len);
+        crate::build::keep_first(&mut self.entries, len);
     }
 
     /// Sets the member `key` to `value` at `position` (moving it there when it exists, last when
@@ -147,7 +147,7 @@ impl Map<String, Value> {
 
     /// Whether some key is held more than once: only an object read by `json::parse_dataset`
     /// can hold one.
-    pub(crate) fn has_repeated_key(&self) -> bool {
+    pub fn has_repeated_key(&self) -> bool {
         if self.len() <= PAIRWISE_KEYS {
             return self
                 .entries
@@ -161,7 +161,7 @@ impl Map<String, Value> {
     }
 
     /// The keys held more than once, each named once, in the order their second members appear.
-    pub(crate) fn repeated_keys(&self) -> Vec<&str> {
+    pub fn repeated_keys(&self) -> Vec<&str> {
         if self.len() <= PAIRWISE_KEYS {
             return self
                 .entries
@@ -193,7 +193,7 @@ impl Map<String, Value> {
 
     /// Keeps one member per key, in the key's first place with its last value (as Python's
     /// `json` and serde_json read repeated keys).
-    pub(crate) fn drop_repeated_keys(&mut self) {
+    pub fn drop_repeated_keys(&mut self) {
         let entries = std::mem::take(&mut self.entries);
         *self = Map::from_pairs(entries);
     }

@@ -2,9 +2,9 @@
 //! first byte of some kind: string ends in `json::scan`, word ends in `text::f1`.
 
 /// `0x01` in every byte.
-pub(crate) const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+pub const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 /// `0x80` in every byte.
-pub(crate) const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+pub const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 
 /// The index of the first byte of `bytes` that `flags` marks, or `bytes.len()` when none is.
 ///
@@ -13,7 +13,7 @@ pub(crate) const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
 /// as the borrow of a subtraction makes them). The last few bytes are padded with `padding`;
 /// a mark on the padding counts as `bytes.len()`.
 #[inline(always)]
-pub(crate) fn first_flagged(bytes: &[u8], padding: u8, flags: impl Fn(u64) -> u64) -> usize {
+pub fn first_flagged(bytes: &[u8], padding: u8, flags: impl Fn(u64) -> u64) -> usize {
     let mut words = bytes.chunks_exact(8);
     let mut run = 0;
     for word in words.by_ref() {

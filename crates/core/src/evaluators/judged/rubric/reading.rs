@@ -5,9 +5,9 @@
 //! verdict (`judgeOutputUnparseable`), never a score. Building the prompt is the evaluator's
 //! (`evaluators/judged/rubric.rs`), not this module's.
 
-use super::reply::JudgeReply;
-use super::verdict::{score_on, Scale};
 use crate::json::{Map, Value};
+use crate::judge::reply::JudgeReply;
+use crate::judge::verdict::{score_on, ReadsReply, Scale};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::text::decimal;
 
@@ -234,6 +234,12 @@ fn number(value: f64) -> Value {
         Value::from(value as i64)
     } else {
         Value::from(value)
+    }
+}
+
+impl ReadsReply for Rubric {
+    fn read_reply(&self, label: &str, threshold: f64, reply: &JudgeReply) -> EvalResult {
+        self.result(label, threshold, reply)
     }
 }
 
