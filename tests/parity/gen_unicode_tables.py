@@ -1,4 +1,4 @@
-"""Writes crates/core/src/text/py_unicode_tables.rs: the Unicode facts of CPython 3.11 (Unicode 14.0)
+"""Writes crates/python/src/unicode_tables.rs: the Unicode facts of CPython 3.11 (Unicode 14.0)
 that azure-ai-evaluation's F1 and ROUGE normalisation depend on, so the Rust port does not depend on
 the Unicode version of the Rust standard library.
 
@@ -14,7 +14,7 @@ import sys
 import unicodedata
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-OUT = ROOT / "crates/core/src/text/py_unicode_tables.rs"
+OUT = ROOT / "crates/python/src/unicode_tables.rs"
 WORD = re.compile(r"\w")
 
 

@@ -10,8 +10,6 @@
 //! two-element array whose first element is an array, or as `{"tool_names": …, "parameters": …}`.
 
 mod extract;
-mod pyjson;
-mod pyview;
 mod validate;
 
 use std::borrow::Cow;
@@ -25,7 +23,7 @@ use crate::options::{ConfigError, Options};
 use crate::outcome::{ErrorCode, EvalResult};
 use crate::sorting;
 use crate::text::python;
-use pyview::{Kind, Py, PyDict};
+use agenteval_python::view::{Kind, Py, PyDict};
 
 /// Catalog entry for `builtin.task_navigation_efficiency`.
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {

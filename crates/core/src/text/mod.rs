@@ -4,13 +4,15 @@
 //! Everything here reproduces CPython 3.11 string behaviour (the reference implementations are
 //! Python), independent of the Unicode version of the Rust standard library. No scoring here.
 
-pub mod decimal;
+/// `repr(float)` and Python's number formats (the `agenteval-python` crate's).
+pub use agenteval_python::decimal;
 pub mod f1;
 pub use crate::float_parse;
 pub mod nltk;
 pub mod phrase;
 pub mod porter;
-mod py_unicode_tables;
-pub mod pynum;
-pub mod python;
+/// Numbers as Python reads JSON ones (the `agenteval-python` crate's).
+pub use agenteval_python::number as pynum;
+/// CPython's `str` methods and character classes (the `agenteval-python` crate's).
+pub use agenteval_python::strings as python;
 pub mod rouge_tokens;

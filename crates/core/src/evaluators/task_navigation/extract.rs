@@ -6,9 +6,9 @@
 
 use std::borrow::Cow;
 
-use super::pyjson::{DecodeError, PyValue};
-use super::pyview::{Kind, Py, PyDict, PyList};
 use super::strip_name;
+use agenteval_python::json::{DecodeError, PyValue};
+use agenteval_python::view::{Kind, Py, PyDict, PyList};
 
 /// One tool call: stripped name and its arguments.
 #[derive(Debug)]

@@ -3,9 +3,9 @@
 
 use crate::json::Value;
 
-use super::pyjson::{DecodeError, PyValue, MAX_DEPTH};
-use super::pyview::{Py, PyList};
 use super::{strip, Expected};
+use agenteval_python::json::{DecodeError, PyValue, MAX_DEPTH};
+use agenteval_python::view::{Py, PyList};
 
 const RESPONSE: &str = "'actions' (also accepted as 'response')";
 const GROUND_TRUTH: &str = "'expected_actions' (also accepted as 'ground_truth')";
@@ -171,7 +171,7 @@ fn tuple_ground_truth<'a>(names: Py<'a>, params: Py<'a>) -> Result<Expected<'a>,
             "First element of {GROUND_TRUTH} tuple must be a list of tool names."
         ));
     };
-    if names.len() == 0 {
+    if names.is_empty() {
         return Err(format!(
             "Tool names list in {GROUND_TRUTH} cannot be empty."
         ));

@@ -4,7 +4,7 @@
 //! Tables come from `py_unicode_tables.rs` (generated from CPython 3.11, Unicode 14.0), so results
 //! do not drift with the Unicode version of Rust's standard library.
 
-use super::py_unicode_tables::{CASED, CASE_IGNORABLE, LENGTH_BITS, LOWER, WORD};
+use crate::unicode_tables::{CASED, CASE_IGNORABLE, LENGTH_BITS, LOWER, WORD};
 
 const CAPITAL_SIGMA: char = '\u{03A3}';
 
@@ -162,8 +162,8 @@ pub fn lower(text: &str) -> String {
 }
 
 /// Python's `type(x)` of a JSON value, as the reference prints it in messages (`<class 'int'>`).
-pub fn class_name(value: &crate::json::Value) -> &'static str {
-    use crate::json::Value;
+pub fn class_name(value: &agenteval_json::Value) -> &'static str {
+    use agenteval_json::Value;
     match value {
         Value::Null => "<class 'NoneType'>",
         Value::Bool(_) => "<class 'bool'>",
@@ -177,8 +177,8 @@ pub fn class_name(value: &crate::json::Value) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::super::py_unicode_tables::reference;
     use super::*;
+    use crate::unicode_tables::reference;
 
     fn every_char() -> impl Iterator<Item = char> {
         (0..=0x10_FFFF).filter_map(char::from_u32)

@@ -4,7 +4,9 @@
 
 use std::borrow::Cow;
 
-use crate::text::{decimal, float_parse};
+use agenteval_json::float_parse;
+
+use crate::decimal;
 
 /// Deepest nesting accepted. The reference's recursive copies and encoders give out at a few
 /// hundred levels (a raw `RecursionError`); we stop well before, with our own message.
@@ -69,7 +71,7 @@ impl PyValue<'_> {
 }
 
 /// `json.dumps` of a float: `NaN`, `Infinity`, `-Infinity`, else its `repr`.
-pub(super) fn dump_float(value: f64) -> String {
+pub fn dump_float(value: f64) -> String {
     if value.is_nan() {
         "NaN".to_owned()
     } else if value.is_infinite() {
@@ -80,7 +82,7 @@ pub(super) fn dump_float(value: f64) -> String {
 }
 
 /// `json.dumps` of a string with `ensure_ascii`, appended to `out`.
-pub(super) fn dump_str(text: &str, out: &mut String) {
+pub fn dump_str(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {
         match c {
@@ -353,8 +355,8 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pyview::Py;
     use super::*;
+    use crate::view::Py;
 
     fn dumps(text: &str) -> String {
         Py::Tree(&PyValue::parse(text).unwrap())

@@ -4,11 +4,10 @@
 
 use std::borrow::Cow;
 
-use crate::json::{Map, Number, Value};
+use agenteval_json::{Map, Number, Value};
 
-use super::pyjson::{dump_float, dump_str, DecodeError, PyValue, MAX_DEPTH};
-use crate::sorting;
-use crate::text::decimal;
+use crate::decimal;
+use crate::json::{dump_float, dump_str, DecodeError, PyValue, MAX_DEPTH};
 
 /// A value as the reference sees it after `json.loads`.
 #[derive(Debug, Clone, Copy)]
@@ -144,8 +143,8 @@ impl<'a> Py<'a> {
             Kind::Int(int) => int.digits() != "0",
             Kind::Float(float) => float != 0.0,
             Kind::Str(text) => !text.is_empty(),
-            Kind::List(list) => list.len() > 0,
-            Kind::Dict(dict) => dict.len() > 0,
+            Kind::List(list) => !list.is_empty(),
+            Kind::Dict(dict) => !dict.is_empty(),
         }
     }
 
@@ -208,7 +207,7 @@ impl<'a> Py<'a> {
             }
             Kind::Dict(dict) => {
                 let mut sorted: Vec<(&str, Py<'_>)> = dict.iter().collect();
-                sorting::sort_stable_by(&mut sorted, |a, b| a.0.cmp(b.0));
+                sorted.sort_by(|a, b| a.0.cmp(b.0));
                 out.push('{');
                 for (index, (key, item)) in sorted.into_iter().enumerate() {
                     if index > 0 {
@@ -255,6 +254,11 @@ impl<'a> PyList<'a> {
         }
     }
 
+    /// Whether it has no elements.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
     /// The first element.
     pub fn first(self) -> Option<Py<'a>> {
         self.iter().next()
@@ -277,6 +281,11 @@ impl<'a> PyDict<'a> {
             PyDict::Json(map) => map.len(),
             PyDict::Tree(entries) => entries.len(),
         }
+    }
+
+    /// Whether it has no entries.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
     }
 
     /// The value of `key`.

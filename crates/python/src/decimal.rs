@@ -279,7 +279,7 @@ fn big_shifted_digits(mantissa: u64, shift: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_rng::XorShift;
+    use agenteval_json::test_rng::XorShift;
 
     /// The significant digits and the exponent of the first, from any decimal text of a number.
     fn digits_and_exponent(text: &str) -> (String, i32) {

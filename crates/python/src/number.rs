@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use crate::json::{Number, Value};
+use agenteval_json::{Number, Value};
 
 /// A JSON number read the way Python reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,7 +103,7 @@ fn cmp_float_int(float: f64, int: i128) -> Option<Ordering> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json;
+    use agenteval_json::json;
 
     #[test]
     fn keeps_int_and_float_apart() {
