@@ -1,7 +1,8 @@
 //! Project tooling, all in Rust: `cargo xtask <command>`.
 //!
 //! - `example`: build the CLI and score the built-in example datasets with it.
-//! - `test`: every check and test suite (the README's test command; CI runs it); `test wasm` runs
+//! - `test`: every check and test suite (the README's test command; CI runs it), with the check
+//!   that no crate has a module cycle (`layers`); `test wasm` runs
 //!   only the WebAssembly package's layers.
 //! - `build`: release build of the CLI with profile-guided optimisation (`pgo`), and the npm
 //!   package in `pkg/` (WebAssembly).
@@ -25,6 +26,7 @@ mod bench;
 mod compare;
 mod dist;
 mod judge;
+mod layers;
 mod pgo;
 mod run;
 mod serve;
@@ -224,6 +226,7 @@ fn judged_example(
 /// Formatting, lints, and every test suite.
 fn test() -> Result<(), String> {
     cargo(["fmt", "--all", "--", "--check"]).run()?;
+    layers::check(&project_root())?;
     cargo([
         "clippy",
         "--workspace",
