@@ -11,6 +11,7 @@ export {
   scoreItem,
   render,
   readReport,
+  rescoreDataset,
   evaluateRows,
   version,
   connectWorker,

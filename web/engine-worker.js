@@ -30,20 +30,13 @@ async function boot({ wasm, wordnet }) {
   return { version: api.version(), evaluators: api.evaluators() };
 }
 
-/** How much of a dataset's beginning is searched for signs of stored scores. */
-const HEAD_BYTES = 1 << 20;
-
-/** Whether the beginning of `data` mentions one of `needles` (ASCII). */
-function mentions(data, needles) {
-  const head = new TextDecoder().decode(data.subarray(0, HEAD_BYTES));
-  return needles.some((needle) => head.includes(needle));
-}
-
 /**
- * Opens a dataset and, when it already carries scores (a scored M365 document or runevals
- * results), reads the report they make; only a dataset whose beginning mentions stored scores is
- * read for them, so an unscored dataset is not parsed twice. Validation is `validate()`:
- * the run itself reports a dataset it cannot read, with the same problems.
+ * Opens a dataset and, when it already carries scores, reads the report they make. The core
+ * decides: a dataset its plan says is `stored` (a scored M365 document), or a file that is no
+ * dataset at all (runevals results are only a report), is read with `readReport`; an unscored
+ * dataset is not read twice. Runevals results are scored again as the document the core's
+ * `rescoreDataset` makes of them. Validation is `validate()`: the run itself reports a dataset
+ * it cannot read, with the same problems.
  */
 async function open({ bytes, name, config }) {
   evaluation?.free();
@@ -52,7 +45,7 @@ async function open({ bytes, name, config }) {
   const data = new Uint8Array(bytes);
   opened = { data, name, config, parsed: undefined, plan: planOf(data, config) };
   let stored;
-  if (mentions(data, ['"scores"', '"individual_results"'])) {
+  if (!opened.plan || opened.plan.stored) {
     try {
       stored = await api.readReport(data);
     } catch {
@@ -61,7 +54,8 @@ async function open({ bytes, name, config }) {
   }
   if (stored) {
     outcomes = stored.items;
-    opened.rescore = rescorable(stored);
+    const rescore = api.rescoreDataset(data, name);
+    opened.rescore = rescore === undefined ? undefined : new TextEncoder().encode(rescore);
   }
   return { stored: stored && { ...stored, items: rowsOf(stored.items) }, formats: formats() };
 }
@@ -72,32 +66,8 @@ async function open({ bytes, name, config }) {
  * dataset cannot be read.
  */
 function formats() {
-  const plan = opened.rescore ? planOf(JSON.stringify(opened.rescore)) : opened.plan;
+  const plan = opened.rescore ? planOf(opened.rescore) : opened.plan;
   return plan?.formats ?? [];
-}
-
-/**
- * The dataset to score again when the open file is runevals results (not a dataset itself): an
- * M365 eval document with each result's prompt, response and expected response, and the
- * evaluators it was scored with at the thresholds it used. A scored M365 document is its own
- * dataset (undefined).
- */
-function rescorable(stored) {
-  if (!textOf().trimStart().startsWith("{") || !/"individual_results"/.test(textOf().slice(0, HEAD_BYTES))) return undefined;
-  const results = parsed().value?.individual_results;
-  if (!Array.isArray(results)) return undefined;
-  const items = results.map((result, index) => {
-    const evaluators = {};
-    for (const verdict of stored.items[index]?.results ?? []) {
-      evaluators[verdict.evaluator] = typeof verdict.threshold === "number" ? { threshold: verdict.threshold } : {};
-    }
-    const item = { prompt: String(result?.prompt ?? ""), evaluators, evaluators_mode: "replace" };
-    if (typeof result?.response === "string") item.response = result.response;
-    if (typeof result?.expected_response === "string") item.expected_response = result.expected_response;
-    return item;
-  });
-  const document = { schemaVersion: "1.11.0", metadata: { name: `${opened.name}, scored again` }, items };
-  return new TextEncoder().encode(JSON.stringify(document, null, 2));
 }
 
 /** The open dataset's problems, errors first (the package's `validate`). */
@@ -186,7 +156,7 @@ async function run({ judge, runId, persist }, call) {
   outcomes = [];
   lastJudge = judge;
   if (opened.rescore) {
-    opened = { data: opened.rescore, name: opened.name, config: undefined, parsed: undefined };
+    opened = { data: opened.rescore, name: opened.name, config: undefined, parsed: undefined, plan: planOf(opened.rescore) };
   }
   const store = persist ? await openStore().catch(() => undefined) : undefined;
   const record = store && {

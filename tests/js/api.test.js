@@ -733,3 +733,23 @@ test("floats come back exactly as written, from a document read item by item or 
     assert.deepEqual(scored.items[0].extensions.v, JSON.parse(written));
   }
 });
+
+test("rescoreDataset turns runevals results into the document that scores them again; plan says which datasets are stored", async () => {
+  const results = await readFile(join(scoredFixtures, "runevals-partial-match.json"), "utf8");
+  const stored = await agenteval.readReport(results);
+  const document = JSON.parse(agenteval.rescoreDataset(results, "run-1.json"));
+  assert.equal(document.metadata.name, "run-1.json, scored again");
+  assert.equal(document.items.length, stored.items.length);
+  assert.deepEqual(
+    document.items.map((item) => Object.keys(item.evaluators)),
+    stored.items.map((entry) => entry.results.map((result) => result.evaluator)),
+  );
+  const plan = agenteval.plan(JSON.stringify(document));
+  assert.equal(plan.dialect, "m365");
+  assert.equal(plan.stored, false, "the document to score again carries no results");
+  const rescored = await agenteval.score(JSON.stringify(document));
+  assert.equal(rescored.items.length, stored.items.length);
+  assert.equal(agenteval.rescoreDataset('{"schemaVersion": "1.11.0", "items": [{"prompt": "p"}]}'), undefined);
+  assert.equal(agenteval.rescoreDataset("not json"), undefined);
+  assert.equal(agenteval.plan(await readFile(join(scoredFixtures, "m365-scored.json"))).stored, true);
+});

@@ -11,6 +11,7 @@ use crate::evaluators::{self, EvaluatorKind};
 use crate::json::{Map, Value};
 use crate::report::Dialect;
 use crate::resolve;
+use crate::scored;
 
 /// The config line rule: a JSON Lines line that holds `testing_criteria` and no row field is the
 /// config, when it is the first non-empty line.
@@ -200,6 +201,9 @@ pub struct Plan {
     pub turns: usize,
     /// Report entries: single-turn items, thread turns, rows.
     pub entries: usize,
+    /// Whether the dataset already carries results (an M365 document whose items or turns have
+    /// `scores` or `status`), which `read_report` opens without scoring.
+    pub stored: bool,
 }
 
 /// Reads `bytes` (with the host's `config`, if any) and plans the run.
@@ -269,6 +273,10 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
         Dataset::Foundry(rows) => rows.config_line,
         _ => None,
     };
+    let stored = match &loaded.dataset {
+        Dataset::M365(document) => scored::read::m365::is_scored(document.items()),
+        _ => false,
+    };
     Plan {
         dialect,
         layout,
@@ -279,6 +287,7 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
         items,
         turns,
         entries,
+        stored,
     }
 }
 

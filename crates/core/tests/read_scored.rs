@@ -579,3 +579,55 @@ fn scored_fixture_reports_snapshot() {
         insta::assert_snapshot!(name, report::to_json(&report));
     }
 }
+
+#[test]
+fn runevals_results_give_the_document_that_scores_them_again() {
+    let results =
+        agenteval_core::json::parse(fixture("runevals-partial-match.json").as_bytes()).unwrap();
+    let stored = read_fixture("runevals-partial-match.json");
+    let document =
+        agenteval_core::scored::read::runevals::rescore_document(&results, "results.json").unwrap();
+    assert_eq!(document["metadata"]["name"], "results.json, scored again");
+    let loaded = dataset::load(document.to_string().as_bytes(), None).unwrap();
+    let Dataset::M365(read) = &loaded.dataset else {
+        panic!("not an M365 document");
+    };
+    assert_eq!(read.items().len(), stored.items.len());
+    for ((item, entry), outcome) in read
+        .items()
+        .iter()
+        .zip(results["individual_results"].as_array().unwrap())
+        .zip(&stored.items)
+    {
+        assert_eq!(item["prompt"], entry["prompt"]);
+        assert_eq!(
+            item.get("response"),
+            entry.get("response").filter(|value| value.is_string())
+        );
+        assert_eq!(item["evaluators_mode"], "replace");
+        let evaluators: Vec<(&str, Option<f64>)> = item["evaluators"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(name, options)| {
+                (
+                    name.as_str(),
+                    options.get("threshold").and_then(Value::as_f64),
+                )
+            })
+            .collect();
+        let expected: Vec<(&str, Option<f64>)> = outcome
+            .results
+            .iter()
+            .map(|result| (result.evaluator.as_str(), result.threshold))
+            .collect();
+        assert_eq!(evaluators, expected);
+    }
+    let rescored = engine::score(&loaded.dataset);
+    assert_eq!(rescored.items.len(), stored.items.len());
+    assert!(agenteval_core::scored::read::runevals::rescore_document(
+        &agenteval_core::json!({"items": []}),
+        "x"
+    )
+    .is_none());
+}

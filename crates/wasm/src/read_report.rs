@@ -33,6 +33,29 @@ fn report_of(dataset: &JsValue) -> Result<JsValue, JsValue> {
     boundary::to_js(&read.map_err(api_error)?)
 }
 
+/// The M365 eval document that scores runevals results (text, bytes or a parsed value) again, as
+/// JSON text: each result's prompt, response and expected response with the evaluators and
+/// thresholds it was scored with; its name is `name` (default `results`) + `, scored again`.
+/// `undefined` when `dataset` is not runevals results.
+#[wasm_bindgen(js_name = rescoreDataset, unchecked_return_type = "string | undefined")]
+pub fn rescore_dataset(
+    #[wasm_bindgen(unchecked_param_type = "DatasetInput")] dataset: JsValue,
+    name: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let value = match convert::dataset_source(&dataset, "dataset")? {
+        Source::Bytes(bytes) => match agenteval_core::json::parse_dataset(&bytes) {
+            Ok(value) => value,
+            Err(_) => return Ok(JsValue::UNDEFINED),
+        },
+        Source::Value(value) => value,
+    };
+    let name = name.as_deref().unwrap_or("results");
+    Ok(scored::read::runevals::rescore_document(&value, name)
+        .map_or(JsValue::UNDEFINED, |document| {
+            JsValue::from_str(&document.to_string())
+        }))
+}
+
 /// The error thrown for a dataset the core could not open as a report.
 pub fn api_error(error: ReadError) -> ApiError {
     match error {

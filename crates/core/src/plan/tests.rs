@@ -211,3 +211,15 @@ fn needs_follow_the_evaluators_the_dataset_names() {
         plan.needs
     );
 }
+
+#[test]
+fn a_document_whose_items_carry_results_is_stored_and_a_bare_one_is_not() {
+    let bare = br#"{"schemaVersion": "1.11.0", "items": [{"prompt": "p", "response": "r", "expected_response": "r"}, {"prompt": "q"}]}"#;
+    let (plan, _) = inspect(bare, None).expect("read");
+    assert!(!plan.stored);
+    let scored = br#"{"schemaVersion": "1.11.0", "items": [{"prompt": "p"}, {"prompt": "q", "response": "r", "status": "pass", "scores": {}}]}"#;
+    let (plan, _) = inspect(scored, None).expect("read");
+    assert!(plan.stored, "one scored item is enough");
+    let (plan, _) = inspect(ONE_ROW, Some(&config())).expect("read");
+    assert!(!plan.stored, "rows carry no stored results");
+}

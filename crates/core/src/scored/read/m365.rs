@@ -37,7 +37,7 @@ const VALID_FIELDS: [&str; 4] = ["score", "result", "threshold", "reason"];
 const ERRORED_FIELDS: [&str; 3] = ["result", "error", "code"];
 
 /// Whether any item or turn of `items` carries output fields (`scores` or `status`).
-pub(super) fn is_scored(items: &[Value]) -> bool {
+pub fn is_scored(items: &[Value]) -> bool {
     items.iter().any(|item| {
         carries_results(item)
             || item

@@ -47,6 +47,61 @@ pub(super) fn read(entries: Vec<Value>) -> Vec<CaseOutcome> {
         .collect()
 }
 
+/// The schema version of the documents [`rescore_document`] writes.
+const RESCORE_SCHEMA_VERSION: &str = "1.11.0";
+
+/// The M365 eval document that scores runevals results again, called `name, scored again`: for
+/// each result its prompt, response and expected response, with the evaluators it was scored
+/// with at the thresholds it used (`evaluators_mode: "replace"`). `None` when `value` is no
+/// runevals results (an object with an `individual_results` array).
+pub fn rescore_document(value: &Value, name: &str) -> Option<Value> {
+    let entries = value.get("individual_results")?.as_array()?;
+    let outcomes = read(entries.clone());
+    let items = entries
+        .iter()
+        .zip(&outcomes)
+        .map(|(entry, outcome)| {
+            let mut evaluators = Map::new();
+            for result in &outcome.results {
+                let mut options = Map::new();
+                if let Some(threshold) = result.threshold.filter(|threshold| threshold.is_finite())
+                {
+                    options.insert("threshold".to_owned(), Value::from(threshold));
+                }
+                evaluators.insert(result.evaluator.clone(), Value::Object(options));
+            }
+            let mut item = Map::new();
+            let prompt = match entry.get("prompt") {
+                None | Some(Value::Null) => String::new(),
+                Some(Value::String(text)) => text.clone(),
+                Some(other) => other.to_string(),
+            };
+            item.insert("prompt".to_owned(), Value::String(prompt));
+            item.insert("evaluators".to_owned(), Value::Object(evaluators));
+            item.insert("evaluators_mode".to_owned(), Value::from("replace"));
+            for field in ["response", "expected_response"] {
+                if let Some(Value::String(text)) = entry.get(field) {
+                    item.insert(field.to_owned(), Value::String(text.clone()));
+                }
+            }
+            Value::Object(item)
+        })
+        .collect();
+    let mut metadata = Map::new();
+    metadata.insert(
+        "name".to_owned(),
+        Value::String(format!("{name}, scored again")),
+    );
+    let mut document = Map::new();
+    document.insert(
+        "schemaVersion".to_owned(),
+        Value::from(RESCORE_SCHEMA_VERSION),
+    );
+    document.insert("metadata".to_owned(), Value::Object(metadata));
+    document.insert("items".to_owned(), Value::Array(items));
+    Some(Value::Object(document))
+}
+
 fn read_entry(index: usize, entry: Value) -> CaseOutcome {
     let pointer = format!("/individual_results/{index}");
     let Value::Object(mut fields) = entry else {
