@@ -83,6 +83,39 @@ test("render names the path of a report field that does not fit", async () => {
   assert.throws(() => agenteval.render(broken, "md"), assertCode("invalidReport", /^report: items\[0\]\.index: expected a non-negative integer, got a number \(1\.5\)$/));
 });
 
+test("render reads every number of a report given back exactly, and leaves strings as they are", async () => {
+  const report = await agenteval.score(demo);
+  const bits = new BigUint64Array(1);
+  const float = new Float64Array(bits.buffer);
+  let state = 0x9e3779b97f4a7c15n;
+  const random = [];
+  while (random.length < 4000) {
+    state ^= (state << 13n) & 0xffffffffffffffffn;
+    state ^= state >> 7n;
+    state ^= (state << 17n) & 0xffffffffffffffffn;
+    bits[0] = state;
+    if (Number.isFinite(float[0])) random.push(float[0]);
+  }
+  const special = [0.1 + 0.2, 1e-7, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, -0, 2 ** 53 + 2, 2 ** 64, -(2 ** 63), 1e21, 123456789012345680000, 0.9411764705882353];
+  const result = report.items[0].results.find((entry) => entry.score !== null);
+  assert.ok(result, "a result with a score");
+  const strings = ["\u0000number:5", "number:1", "1e3"];
+  result.details = { ...result.details, numbers: [...special, ...random], strings };
+  for (const score of [...special, ...random.slice(0, 200)]) {
+    result.score = score;
+    const written = JSON.parse(agenteval.render(report, "report"));
+    const back = written.items[0].results.find((entry) => entry.evaluator === result.evaluator);
+    assert.ok(Object.is(back.score, score === 0 ? 0 : score), `score ${score}: ${back.score}`);
+    if (score === special[0]) {
+      back.details.numbers.forEach((number, index) => {
+        const sent = result.details.numbers[index];
+        assert.ok(Object.is(number, sent === 0 ? 0 : sent), `details.numbers[${index}] ${sent}: ${number}`);
+      });
+      assert.deepEqual(back.details.strings, strings);
+    }
+  }
+});
+
 test("score rejects unusable input with coded errors", async () => {
   await assert.rejects(agenteval.score("[1, 2"), assertCode("invalidDataset", /^dataset: line 1/));
   await assert.rejects(agenteval.score(demo, { onResult: "print" }), assertCode("invalidArgument", /^options\.onResult: expected a function/));

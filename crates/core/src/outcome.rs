@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::details::Details;
 
 /// The four ways an evaluator can end on an item.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -51,7 +52,10 @@ impl Verdict {
     }
 }
 
-/// Why an evaluator errored. The names follow the M365 eval-document schema (1.9+).
+/// Why an evaluator errored. The names follow the M365 eval-document schema (1.9+). Declared to
+/// TypeScript as `ResultErrorCode`, apart from the codes of the package's own errors.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
+#[cfg_attr(feature = "typescript", tsify(rename = "ResultErrorCode"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ErrorCode {
@@ -120,15 +124,18 @@ impl ErrorCode {
 }
 
 /// The code and human-readable message of an errored evaluator.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EvalError {
     /// Machine-readable reason.
+    #[cfg_attr(feature = "typescript", tsify(type = "ResultErrorCode"))]
     pub code: ErrorCode,
     /// What went wrong, naming the option or input concerned.
     pub message: String,
 }
 
 /// What one evaluator concluded about one item or turn.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EvalResult {
     /// The evaluator's name as written in the dataset (`PartialMatch`, `builtin.f1_score`, a criterion name…).
@@ -142,11 +149,13 @@ pub struct EvalResult {
     /// Why the verdict was reached; for `skipped`, why the evaluator did not run.
     pub reason: Option<String>,
     /// Evaluator-specific fields (the M365 score shape's extra keys, or the Foundry `_properties`).
+    #[cfg_attr(feature = "typescript", tsify(type = "JsonObject"))]
     pub details: Details,
     /// Set exactly when `result` is [`Verdict::Error`].
     pub error: Option<EvalError>,
     /// Tokens of the judge call behind the result (judged evaluators only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub usage: Option<Usage>,
 }
 
@@ -224,6 +233,7 @@ impl EvalResult {
 }
 
 /// Tokens one call used, as the endpoint reported them.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
     /// Tokens of the request.

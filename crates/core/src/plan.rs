@@ -182,7 +182,6 @@ impl Needs {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Plan {
     /// The dialect.
-    #[cfg_attr(feature = "typescript", tsify(type = "Dialect"))]
     pub dialect: Dialect,
     /// How its text is laid out.
     pub layout: Layout,

@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::outcome::{EvalResult, Verdict};
 
 /// Status of an item, turn or thread.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ItemStatus {

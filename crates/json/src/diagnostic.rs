@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 /// How bad a problem is.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -13,6 +14,7 @@ pub enum Severity {
 }
 
 /// Where in the input a problem sits.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Location {
@@ -36,6 +38,7 @@ pub enum Location {
 }
 
 /// One problem in the input.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     /// Error or warning.

@@ -1,11 +1,11 @@
 //! `evaluators()`: the built-in evaluator catalog with options, defaults and pass rules.
 
-use agenteval_core::evaluators::{self, EvaluatorKind as CoreKind, EvaluatorSpec};
+use agenteval_core::evaluators::{self, EvaluatorSpec};
 use agenteval_core::json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::boundary;
-use crate::types::{EvaluatorInfo, EvaluatorKind, OptionInfo};
+use crate::types::{EvaluatorInfo, OptionInfo};
 
 /// Lists every built-in evaluator: name, kind, inputs, options with their defaults, pass rule.
 #[wasm_bindgen(js_name = evaluators, unchecked_return_type = "EvaluatorInfo[]")]
@@ -21,10 +21,7 @@ pub fn catalog() -> Vec<EvaluatorInfo> {
 fn info(spec: &EvaluatorSpec) -> EvaluatorInfo {
     EvaluatorInfo {
         name: spec.name.to_owned(),
-        kind: match spec.kind {
-            CoreKind::Deterministic => EvaluatorKind::Deterministic,
-            CoreKind::Judge => EvaluatorKind::Judge,
-        },
+        kind: spec.kind,
         inputs: spec
             .inputs
             .iter()
@@ -56,6 +53,7 @@ fn info(spec: &EvaluatorSpec) -> EvaluatorInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agenteval_core::evaluators::EvaluatorKind;
 
     #[test]
     fn defaults_are_json_values_and_required_options_are_flagged() {

@@ -65,26 +65,6 @@ mod tests {
     use agenteval_core::json;
     use agenteval_core::{Dialect, Location};
 
-    /// The declared diagnostic shape reads back exactly what the core writes.
-    #[test]
-    fn the_declared_diagnostic_is_the_core_diagnostic() {
-        let report = validation(
-            Source::Bytes(b"{\"schemaVersion\": \"1.6.0\", \"items\": [{\"prompt\": 3}]}".to_vec()),
-            None,
-        );
-        let written = agenteval_core::json::to_value(&report.diagnostics).expect("serializable");
-        assert!(
-            written.as_array().is_some_and(|all| !all.is_empty()),
-            "{written}"
-        );
-        let declared: Vec<crate::types::Diagnostic> =
-            agenteval_core::json::from_value(written.clone()).expect("the declared type reads it");
-        assert_eq!(
-            agenteval_core::json::to_value(&declared).expect("serializable"),
-            written
-        );
-    }
-
     #[test]
     fn errors_come_first_each_group_in_its_order() {
         let diagnostics = vec![

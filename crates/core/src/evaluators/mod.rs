@@ -53,6 +53,7 @@ pub trait Evaluator: Send + Sync {
 pub type BuildFn = fn(&str, Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError>;
 
 /// Whether an evaluator runs locally or needs an LLM judge.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EvaluatorKind {

@@ -19,6 +19,7 @@ pub(crate) mod pretty;
 pub use json::{to_json, write_json};
 
 /// The input dialect a run read.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Dialect {
@@ -45,6 +46,7 @@ impl Dialect {
 }
 
 /// Name and version of the tool that produced a report.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ToolInfo {
     /// Always `agenteval`.
@@ -63,6 +65,7 @@ impl Default for ToolInfo {
 }
 
 /// What happened to one single-turn item or one turn of a thread.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CaseOutcome {
     /// 0-based index of the item (M365) or row (Foundry).
@@ -75,10 +78,12 @@ pub struct CaseOutcome {
     pub results: Vec<EvalResult>,
     /// Why the item itself could not be scored (invalid item), if so.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub problem: Option<String>,
 }
 
 /// Per-evaluator tallies across a run.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct EvaluatorSummary {
     /// Pass verdicts.
@@ -99,6 +104,7 @@ pub struct EvaluatorSummary {
     pub max: Option<f64>,
     /// Judge tokens of its results (judged evaluators only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub usage: Option<Usage>,
     #[serde(skip)]
     score_sum: f64,
@@ -130,6 +136,7 @@ impl EvaluatorSummary {
 }
 
 /// Run-wide counts, built incrementally so streaming runs need not keep every outcome.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Summary {
     /// Number of report entries (single-turn items plus thread turns).
@@ -144,6 +151,10 @@ pub struct Summary {
     pub error: usize,
     /// Tallies per evaluator name, in first-seen order (serialized as an object).
     #[serde(rename = "evaluators", serialize_with = "serialize_tallies")]
+    #[cfg_attr(
+        feature = "typescript",
+        tsify(type = "{ [evaluator: string]: EvaluatorSummary }")
+    )]
     per_evaluator: Vec<(String, EvaluatorSummary)>,
 }
 
@@ -196,6 +207,7 @@ fn serialize_tallies<S: serde::Serializer>(
 }
 
 /// The run report (every dialect).
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunReport {
     /// Tool name and version.
@@ -208,10 +220,12 @@ pub struct RunReport {
     pub items: Vec<CaseOutcome>,
     /// The judge's figures, when a judge was configured.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub judge: Option<JudgeRun>,
 }
 
 /// What a run's judge calls cost and how they went.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct JudgeRun {
     /// The endpoint's kind (`azure`, `azure-v1`, `openai`).
@@ -240,10 +254,12 @@ pub struct JudgeRun {
     pub cancelled: bool,
     /// Entries whose judge calls the cancelled run did not make or finish.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub not_reached: Vec<EntryRef>,
     /// Requests sent per model or deployment, when any went elsewhere than [`JudgeRun::model`]
     /// (a dataset's own config can name deployments).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
     pub deployments: std::collections::BTreeMap<String, u64>,
 }
 
@@ -259,6 +275,7 @@ impl JudgeRun {
 }
 
 /// An entry of a run: an item, or one turn of a thread.
+#[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct EntryRef {
     /// 0-based item index.
