@@ -435,3 +435,39 @@ fn deployments_a_dataset_names_are_shown_with_their_request_counts() {
         json!({"pricey-deployment": 2})
     );
 }
+
+#[test]
+fn the_integer_negative_zero_is_written_back_as_written() {
+    let dir = scratch("negative-zero");
+    let rows = dir.join("rows.jsonl");
+    let config = json!({"testing_criteria": [{"type": "azure_ai_evaluator", "name": "f1",
+        "evaluator_name": "builtin.f1_score"}]});
+    std::fs::write(
+        &rows,
+        format!("{config}\n{{\"response\": \"Paris\", \"ground_truth\": \"Paris\", \"n\": -0, \"f\": -0.0, \"l\": [-0, 0]}}\n"),
+    )
+    .expect("rows written");
+    let document = dir.join("document.json");
+    std::fs::write(
+        &document,
+        r#"{"schemaVersion": "1.0.0", "items": [{"prompt": "q", "response": "a", "expected_response": "a", "extensions": {"n": -0, "f": -0.0}, "evaluators": {"ExactMatch": {}}}]}"#,
+    )
+    .expect("document written");
+    let score = |file: &PathBuf, format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_agenteval"))
+            .args(["score", "--format", format])
+            .arg(file)
+            .output()
+            .expect("agenteval runs");
+        assert!(output.status.success(), "{format}: {output:?}");
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let row = score(&rows, "foundry");
+    assert!(
+        row.contains(r#""n":-0,"f":-0.0,"l":[-0,0]"#),
+        "the row keeps its numbers: {row}"
+    );
+    let scored = score(&document, "document");
+    assert!(scored.contains("\"n\": -0,"), "{scored}");
+    assert!(scored.contains("\"f\": -0.0"), "{scored}");
+}

@@ -266,9 +266,9 @@ impl Builder<'_> {
         }
     }
 
-    /// A number as serde_json types it (integers that fit `i64` or `u64` as integers, `-0` and
-    /// everything else as floats), the floats correctly rounded, which serde_json's reading
-    /// (without its `float_roundtrip` feature) is not always.
+    /// A number as serde_json types it (integers that fit `i64` or `u64` as integers, everything
+    /// else as floats) except `-0`, an integer that keeps its literal; the floats correctly
+    /// rounded, which serde_json's reading (without its `float_roundtrip` feature) is not always.
     fn number(&mut self) -> Option<Number> {
         let start = self.pos;
         let negative = self.peek()? == b'-';
@@ -304,8 +304,9 @@ impl Builder<'_> {
         let is_integer = !literal
             .bytes()
             .any(|byte| matches!(byte, b'.' | b'e' | b'E'));
-        let integer = match (is_integer && literal != "-0", negative) {
+        let integer = match (is_integer, negative) {
             (false, _) => None,
+            (true, true) if literal == "-0" => Some(Number::negative_zero_integer()),
             (true, true) => literal.parse::<i64>().ok().map(Number::from),
             (true, false) => literal.parse::<u64>().ok().map(Number::from),
         };
@@ -326,16 +327,31 @@ mod tests {
     fn same_as_serde_json(text: &str) {
         let expected: Value = serde_json::from_str(text).unwrap();
         let (built, escaped) = value(text).unwrap_or_else(|| panic!("not built: {text}"));
+        let built = built.as_serde_json_reads_it();
         assert_eq!(escaped, text.contains('\\'), "{text}");
         assert_eq!(built, expected, "{text}");
         assert_eq!(built.to_string(), expected.to_string(), "{text}");
     }
 
     #[test]
+    fn keeps_the_integer_literal_negative_zero() {
+        for (text, written) in [
+            ("-0", "-0"),
+            ("[-0, -0.0, 0, -0e0]", "[-0,-0.0,0,-0.0]"),
+            (r#"{"n": -0}"#, r#"{"n":-0}"#),
+        ] {
+            let (built, _) = value(text).unwrap_or_else(|| panic!("not built: {text}"));
+            assert_eq!(built.to_string(), written);
+        }
+        let (zero, _) = value("-0").unwrap();
+        assert_eq!(zero.as_i64(), Some(0));
+        assert!(zero.is_i64());
+    }
+
+    #[test]
     fn builds_what_serde_json_builds() {
         for text in [
             "0",
-            "-0",
             "7",
             "-7",
             "123456789012345678",

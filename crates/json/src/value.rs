@@ -5,19 +5,20 @@
 //! for them (SipHash of every key, an index table beside the entries) cost more than the lookups
 //! it served. Here building an object is pushing its members, looking one up compares keys in
 //! order, and an insert over an existing key keeps the key's place, as `serde_json`'s
-//! `preserve_order` map does. Numbers are `serde_json::Number`, so they are read and written
-//! exactly as before. Object equality ignores member order, as `serde_json`'s does. The object
-//! type is `map`'s; serde reads and writes values through `codec`.
+//! `preserve_order` map does. Numbers are `number`'s: serde_json's, and the integer `-0`, so they
+//! are read and written exactly as before, and `-0` as written. Object equality ignores member
+//! order, as `serde_json`'s does. The object type is `map`'s; serde reads and writes values
+//! through `codec`.
 
 use std::fmt;
 
-pub use serde_json::Number;
-
 mod codec;
 mod map;
+mod number;
 
 pub use codec::{from_value, to_value};
 pub use map::{Iter, IterMut, Map};
+pub use number::Number;
 
 /// A JSON value.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -384,6 +385,25 @@ macro_rules! json {
     ($($json:tt)+) => {
         $crate::Value::from($crate::__serde_json::json!($($json)+))
     };
+}
+
+impl Value {
+    /// This value as serde_json reads its text: the integer `-0` as the float `-0.0`. The
+    /// tests' oracle.
+    #[cfg(test)]
+    pub(crate) fn as_serde_json_reads_it(&self) -> Value {
+        match self {
+            Value::Number(number) if number.is_negative_zero_integer() => Value::from(-0.0),
+            Value::Array(elements) => elements.iter().map(Value::as_serde_json_reads_it).collect(),
+            Value::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(key, member)| (key.clone(), member.as_serde_json_reads_it()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
 }
 
 #[cfg(test)]

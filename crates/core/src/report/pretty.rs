@@ -147,7 +147,9 @@ impl<'b> ObjectWriter<'b> {
 fn write_number(buffer: &mut Vec<u8>, number: &Number) {
     let mut integer = itoa::Buffer::new();
     let mut float = zmij::Buffer::new();
-    let text = if let Some(unsigned) = number.as_u64() {
+    let text = if number.is_negative_zero_integer() {
+        "-0"
+    } else if let Some(unsigned) = number.as_u64() {
         integer.format(unsigned)
     } else if let Some(signed) = number.as_i64() {
         integer.format(signed)

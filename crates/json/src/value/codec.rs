@@ -14,7 +14,7 @@ impl From<serde_json::Value> for Value {
         match value {
             serde_json::Value::Null => Value::Null,
             serde_json::Value::Bool(flag) => Value::Bool(flag),
-            serde_json::Value::Number(number) => Value::Number(number),
+            serde_json::Value::Number(number) => Value::Number(number.into()),
             serde_json::Value::String(text) => Value::String(text),
             serde_json::Value::Array(elements) => {
                 Value::Array(elements.into_iter().map(Value::from).collect())
@@ -34,7 +34,7 @@ impl From<Value> for serde_json::Value {
         match value {
             Value::Null => serde_json::Value::Null,
             Value::Bool(flag) => serde_json::Value::Bool(flag),
-            Value::Number(number) => serde_json::Value::Number(number),
+            Value::Number(number) => serde_json::Value::Number(number.into()),
             Value::String(text) => serde_json::Value::String(text),
             Value::Array(elements) => {
                 serde_json::Value::Array(elements.into_iter().map(Into::into).collect())
