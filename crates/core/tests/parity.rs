@@ -144,7 +144,8 @@ fn check_case(
     tolerance: Tolerance,
 ) -> Result<(), String> {
     let outcome = build_and_run(evaluator, case);
-    if let Some(output) = case.get("output") {
+    let expected_output = case.get("agenteval_output").or_else(|| case.get("output"));
+    if let Some(output) = expected_output {
         return match &outcome {
             Ok(result) if result.result != Verdict::Error => {
                 check_output(key, output, result, tolerance)

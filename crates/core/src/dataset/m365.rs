@@ -330,9 +330,10 @@ impl Triage {
             let index = item_index(pointer);
             *pointer = location.user_pointer(pointer);
             match index {
-                Some(index) => {
+                Some(index) if diagnostic.severity == Severity::Error => {
                     push_problem(&mut self.item_messages, index, &diagnostic.message, pointer)
                 }
+                Some(_) => {}
                 None => self.document_level |= diagnostic.severity == Severity::Error,
             }
         } else {

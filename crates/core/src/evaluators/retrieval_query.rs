@@ -115,10 +115,11 @@ struct QueryFindings<'a> {
 
 impl Evaluator for RetrievalQuery {
     fn evaluate(&self, inputs: &Inputs<'_>) -> EvalResult {
-        let scoped = match scoped_executions(inputs.get("diagnostics"), &self.capability.folded) {
-            Ok(scoped) => scoped,
-            Err(malformed) => return malformed.into_result(&self.label),
-        };
+        let scoped =
+            match scoped_executions(inputs.get("diagnostics"), Some(&self.capability.folded)) {
+                Ok(scoped) => scoped,
+                Err(malformed) => return malformed.into_result(&self.label),
+            };
         let scoped = match scoped {
             None => {
                 return self.retrieval_failure(

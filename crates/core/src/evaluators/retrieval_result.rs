@@ -1,6 +1,7 @@
-//! The `RetrievalResult` evaluator (M365): did the retrieval for the configured capability return
-//! hits, within `max_rank`, whose extracts contain every expected text (and at least
-//! `min_expected_count` hits)?
+//! The `RetrievalResult` evaluator (M365): did the retrieval for the configured capability (or,
+//! without one, every retrieval execution, as the evaluator reference's example configures it;
+//! `schema::advisories` warns) return hits, within `max_rank`, whose extracts contain every
+//! expected text (and at least `min_expected_count` hits)?
 //!
 //! Deterministic matching is the schema 1.5 rule (case-insensitive substring of any
 //! `extracts[].text`). `"match": "entailment"` (the schema ≥1.6 rule) asks an LLM judge, in one
@@ -34,8 +35,8 @@ pub const SPEC: EvaluatorSpec = EvaluatorSpec {
         OptionSpec {
             name: "capability",
             kind: "string",
-            default: "required",
-            description: "retrieval capability whose hits are checked (compared case-insensitively)",
+            default: "every execution",
+            description: "retrieval capability whose hits are checked (compared case-insensitively); without it every retrieval execution is searched, with a warning",
         },
         OptionSpec {
             name: "max_rank",
@@ -77,7 +78,7 @@ const EXPECTED_TEXT_KEY: &str = "retrievalExtract_contains";
 
 fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
     options.deny_unknown(&OPTION_NAMES)?;
-    let capability = Term::new(options.required_string("capability")?);
+    let capability = options.string("capability")?.map(Term::new);
     let max_rank = options.integer_at_least("max_rank", 10, 1)?;
     let min_expected_count = match options.get("min_expected_count") {
         None => None,
@@ -173,7 +174,8 @@ impl DiagnosticCode {
 #[derive(Clone)]
 struct RetrievalResult {
     label: String,
-    capability: Term,
+    /// `None`: every retrieval execution is searched.
+    capability: Option<Term>,
     max_rank: i64,
     min_expected_count: Option<usize>,
     expected_items: Vec<Term>,
@@ -289,7 +291,8 @@ impl RetrievalResult {
             texts: Vec::new(),
             source: HitSource::Executions,
         };
-        let scoped = match scoped_executions(diagnostics, &self.capability.folded)? {
+        let capability = self.capability.as_ref().map(|term| term.folded.as_str());
+        let scoped = match scoped_executions(diagnostics, capability)? {
             None => {
                 hits.source = HitSource::NoDiagnostics;
                 return Ok(hits);
@@ -313,14 +316,20 @@ impl RetrievalResult {
             HitSource::NoDiagnostics => {
                 "No retrieval diagnostics: diagnostics.retrieval_executions is absent".to_owned()
             }
-            HitSource::NoExecution => format!(
-                "No retrieval execution for capability '{}'",
-                self.capability.original
-            ),
-            HitSource::Executions => format!(
-                "Capability '{}' returned no retrieval hits",
-                self.capability.original
-            ),
+            HitSource::NoExecution => match &self.capability {
+                Some(capability) => format!(
+                    "No retrieval execution for capability '{}'",
+                    capability.original
+                ),
+                None => "No retrieval execution in diagnostics.retrieval_executions".to_owned(),
+            },
+            HitSource::Executions => match &self.capability {
+                Some(capability) => format!(
+                    "Capability '{}' returned no retrieval hits",
+                    capability.original
+                ),
+                None => "The retrieval executions returned no hits".to_owned(),
+            },
         }
     }
 

@@ -1,6 +1,7 @@
 //! `builtin.task_navigation_efficiency`: azure-ai-evaluation's `_TaskNavigationEfficiencyEvaluator`.
 //!
-//! Compares the agent's tool calls (from `response`/`actions`) with the expected steps
+//! Compares the agent's tool calls (from `response`/`actions`, or `messages`, the whole
+//! interaction, as the Foundry evaluator page maps it) with the expected steps
 //! (`ground_truth`/`expected_actions`) under one of three matching modes; precision, recall and F1
 //! over the step multisets go in the details. String inputs are JSON-decoded like the reference,
 //! validation messages are the reference's, and parameter values are compared as the reference
@@ -29,7 +30,13 @@ use agenteval_python::view::{Kind, Py, PyDict};
 pub const SPEC: EvaluatorSpec = EvaluatorSpec {
     name: "builtin.task_navigation_efficiency",
     kind: EvaluatorKind::Deterministic,
-    inputs: &["response", "ground_truth", "actions", "expected_actions"],
+    inputs: &[
+        "response",
+        "ground_truth",
+        "actions",
+        "messages",
+        "expected_actions",
+    ],
     needs_response: false,
     m365_reports_score: true,
     options: &[OptionSpec {
@@ -228,7 +235,10 @@ impl TaskNavigation {
     }
 
     fn score(&self, inputs: &Inputs<'_>) -> Result<EvalResult, String> {
-        let response = inputs.get("response").or_else(|| inputs.get("actions"));
+        let response = inputs
+            .get("response")
+            .or_else(|| inputs.get("actions"))
+            .or_else(|| inputs.get("messages"));
         let ground_truth = inputs
             .get("ground_truth")
             .or_else(|| inputs.get("expected_actions"));

@@ -1,11 +1,13 @@
 //! Validation of M365 eval documents against the v1 JSON Schema: the official 1.8.0 file extended
 //! with later schema versions and agenteval's built-in evaluators (see `CHANGES.md`), plus the
-//! supported `schemaVersion` range (1.0.0 to 1.11.x).
+//! supported `schemaVersion` range (1.0.0 to 1.11.x), and warnings where agenteval accepts what
+//! the official schema refuses (`advisories`).
 //!
 //! The schema is embedded, compiled once, and applied with a small draft 2020-12 validator
 //! (`validator`) that reports every problem with its JSON pointer. Documents without
 //! `schemaVersion` (legacy inputs) are recognised by `dataset`, not here.
 
+mod advisories;
 mod annotations;
 mod compile;
 mod format;
@@ -60,6 +62,7 @@ pub fn validate(document: &Value) -> Vec<Diagnostic> {
     };
     let mut diagnostics = diagnostics(validator::Validator::new(compiled).validate(document));
     diagnostics.extend(limit_problems(document));
+    diagnostics.extend(advisories::document_advisories(document));
     if let Some(problem) = document
         .get("schemaVersion")
         .and_then(Value::as_str)
@@ -74,10 +77,12 @@ pub fn validate(document: &Value) -> Vec<Diagnostic> {
 /// With [`validate`] of the document with `items` emptied, this lets a document be validated one
 /// item at a time.
 pub fn validate_item(item: &Value, index: usize) -> Vec<Diagnostic> {
-    match compiled() {
+    let mut found = match compiled() {
         Ok(compiled) => diagnostics(validator::Validator::new(compiled).validate_item(item, index)),
         Err(error) => compile_failure(error),
-    }
+    };
+    found.extend(advisories::item_advisories(item, index));
+    found
 }
 
 fn compiled() -> Result<&'static compile::Compiled, &'static str> {

@@ -111,12 +111,12 @@ pub(crate) struct ScopedExecution<'a> {
 }
 
 /// The executions in `diagnostics.retrieval_executions` whose `capability` equals
-/// `folded_capability` ignoring case (executions with a `null` capability never match).
-/// `Ok(None)` when the item has no retrieval data at all (no `diagnostics` or no
-/// `retrieval_executions`).
+/// `folded_capability` ignoring case (executions with a `null` capability never match), or every
+/// execution when `folded_capability` is `None`. `Ok(None)` when the item has no retrieval data
+/// at all (no `diagnostics` or no `retrieval_executions`).
 pub(crate) fn scoped_executions<'a>(
     diagnostics: Option<&'a Value>,
-    folded_capability: &str,
+    folded_capability: Option<&str>,
 ) -> Result<Option<Vec<ScopedExecution<'a>>>, Malformed> {
     let Some(diagnostics) = diagnostics_object(diagnostics)? else {
         return Ok(None);
@@ -138,7 +138,11 @@ pub(crate) fn scoped_executions<'a>(
         let capability = str_at(execution, "capability", || {
             execution_path(index, ".capability")
         })?;
-        if capability.is_some_and(|name| eq_folded(name, folded_capability)) {
+        let in_scope = match folded_capability {
+            None => true,
+            Some(wanted) => capability.is_some_and(|name| eq_folded(name, wanted)),
+        };
+        if in_scope {
             scoped.push(ScopedExecution { index, execution });
         }
     }
@@ -158,11 +162,17 @@ mod tests {
 
     #[test]
     fn absent_retrieval_data_is_none() {
-        assert!(matches!(scoped_executions(None, "email"), Ok(None)));
+        assert!(matches!(scoped_executions(None, Some("email")), Ok(None)));
         let empty = json!({});
-        assert!(matches!(scoped_executions(Some(&empty), "email"), Ok(None)));
+        assert!(matches!(
+            scoped_executions(Some(&empty), Some("email")),
+            Ok(None)
+        ));
         let null = json!({"retrieval_executions": null});
-        assert!(matches!(scoped_executions(Some(&null), "email"), Ok(None)));
+        assert!(matches!(
+            scoped_executions(Some(&null), Some("email")),
+            Ok(None)
+        ));
     }
 
     #[test]
@@ -173,7 +183,7 @@ mod tests {
             {"capability": "OneDriveAndSharePoint"},
             {"capability": "EMAIL"}
         ]});
-        let scoped = scoped_executions(Some(&diagnostics), "email")
+        let scoped = scoped_executions(Some(&diagnostics), Some("email"))
             .ok()
             .flatten()
             .unwrap_or_default();
@@ -184,7 +194,7 @@ mod tests {
     #[test]
     fn wrong_types_name_the_field() {
         let diagnostics = json!({"retrieval_executions": [{"capability": 3}]});
-        let error = scoped_executions(Some(&diagnostics), "email").err();
+        let error = scoped_executions(Some(&diagnostics), Some("email")).err();
         assert_eq!(
             error,
             Some(Malformed {
@@ -194,7 +204,7 @@ mod tests {
             })
         );
         let not_object = json!("text");
-        let error = scoped_executions(Some(&not_object), "email").err();
+        let error = scoped_executions(Some(&not_object), Some("email")).err();
         assert_eq!(error.map(|e| e.path), Some("diagnostics".to_owned()));
     }
 }

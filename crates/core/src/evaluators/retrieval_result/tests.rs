@@ -277,7 +277,7 @@ fn entailment_is_skipped_without_a_judge() {
 #[test]
 fn options_are_validated() {
     assert!(config_error(json!({"capability": "X"})).contains("expected_items"));
-    assert!(config_error(json!({"min_expected_count": 1})).contains("capability"));
+    assert!(config_error(json!({"capability": 3, "min_expected_count": 1})).contains("capability"));
     assert!(
         config_error(json!({"capability": "X", "min_expected_count": 0}))
             .contains("min_expected_count")
@@ -397,4 +397,40 @@ mod judged {
         let decided = *call(entailment_options(), &malformed).expect_err("no call");
         assert_eq!(decided.result, Verdict::Error);
     }
+}
+
+#[test]
+fn without_capability_every_execution_is_searched() {
+    let result = run(
+        json!({"max_rank": 5, "expected_items": [
+            {"retrievalExtract_contains": "joint check"},
+            {"retrievalExtract_contains": "unicorn in mail"}
+        ]}),
+        policy_diagnostics(),
+    );
+    assert_eq!(result.result, Verdict::Pass, "{:?}", result.reason);
+    assert_eq!(result.details["results_evaluated"], 4);
+    let urls: Vec<&str> = result.details["matched_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["matchedHitUrl"].as_str().unwrap())
+        .collect();
+    assert_eq!(urls, ["https://contoso/a", "https://mail/1"]);
+    let scoped = run(
+        json!({"capability": "OneDriveAndSharePoint", "expected_items": [
+            {"retrievalExtract_contains": "unicorn in mail"}
+        ]}),
+        policy_diagnostics(),
+    );
+    assert_eq!(scoped.result, Verdict::Fail);
+    let none = run(
+        json!({"min_expected_count": 1}),
+        json!({"retrieval_executions": []}),
+    );
+    assert_eq!(code(&none), "error");
+    assert_eq!(
+        none.reason.as_deref(),
+        Some("No retrieval execution in diagnostics.retrieval_executions")
+    );
 }

@@ -3,6 +3,10 @@
 //!
 //! Where the reference crashes with a raw Python error (unhashable `tool_call_id`, a matched tool
 //! result without `tool_result`) we return our own message instead.
+//!
+//! A named deviation: content items of type `function_call` (the Responses API's name, which the
+//! Foundry evaluator page shows) count as tool calls beside the reference's `tool_call`, their id
+//! read from `tool_call_id` or else `call_id`.
 
 use std::borrow::Cow;
 
@@ -69,6 +73,12 @@ fn is_str(value: Option<Py<'_>>, expected: &str) -> bool {
     value.is_some_and(|value| value.is_str(expected))
 }
 
+/// Whether a content item's `type` makes it a tool call: the reference's `tool_call`, or the
+/// Responses API's `function_call`.
+fn is_tool_call(kind: Option<Py<'_>>) -> bool {
+    is_str(kind, "tool_call") || is_str(kind, "function_call")
+}
+
 /// The tool calls of assistant messages, in order.
 ///
 /// # Errors
@@ -83,7 +93,7 @@ pub(super) fn tool_calls(messages: PyList<'_>) -> Result<Vec<ToolCall<'_>>, Stri
         if is_str(role, "assistant") {
             if let Some(items) = content {
                 for (item_index, item) in items.iter().enumerate() {
-                    if item.is_dict() && is_str(item.get("type"), "tool_call") {
+                    if item.is_dict() && is_tool_call(item.get("type")) {
                         calls.push((index, item_index, item));
                     }
                 }
@@ -114,7 +124,7 @@ pub(super) fn tool_calls(messages: PyList<'_>) -> Result<Vec<ToolCall<'_>>, Stri
         }
     }
     for (index, item_index, call) in &calls {
-        let id = call.get("tool_call_id");
+        let id = call.get("tool_call_id").or_else(|| call.get("call_id"));
         let Some(id) = id.map_or(Some(Key::None), key) else {
             return Err(format!(
                 "'tool_call_id' of the tool call in action {index}, content {item_index} must be a string, number or null, got {}.",

@@ -242,3 +242,78 @@ fn integers_beyond_64_bits_are_floats() {
     let as_int = json!([["a"], {"a": {"q": "1180591620717411303424"}}]);
     assert_eq!(run("exact_match", response, as_int).score, Some(0.0));
 }
+
+/// The Foundry evaluator page's own example: `function_call` content items with JSON-string
+/// arguments (a named deviation from the reference, which only counts `tool_call`).
+fn page_actions() -> Value {
+    json!([
+        {"role": "assistant", "content": [
+            {"type": "function_call", "name": "call_tool_A", "arguments": "{\"param\": \"value\"}"}
+        ]},
+        {"role": "assistant", "content": [
+            {"type": "function_call", "name": "call_tool_B", "arguments": "{}"}
+        ]}
+    ])
+}
+
+#[test]
+fn function_call_items_count_as_tool_calls() {
+    let result = evaluator("exact_match").evaluate(
+        &Inputs::new()
+            .with("actions", &page_actions())
+            .with("expected_actions", &json!(["call_tool_A", "call_tool_B"])),
+    );
+    assert_eq!(result.score, Some(1.0), "{}", message(&result));
+    assert_eq!(props(&result), [1.0, 1.0, 1.0]);
+    let with_params = json!([["call_tool_A", "call_tool_B"], {"call_tool_A": {"param": "value"}}]);
+    let result = evaluator("exact_match").evaluate(
+        &Inputs::new()
+            .with("actions", &page_actions())
+            .with("expected_actions", &with_params),
+    );
+    assert_eq!(result.score, Some(1.0), "{}", message(&result));
+    let wrong_param = json!([["call_tool_A", "call_tool_B"], {"call_tool_A": {"param": "other"}}]);
+    let result = evaluator("exact_match").evaluate(
+        &Inputs::new()
+            .with("actions", &page_actions())
+            .with("expected_actions", &wrong_param),
+    );
+    assert_eq!(result.score, Some(0.0));
+    assert_eq!(props(&result), [0.5, 0.5, 0.5]);
+}
+
+#[test]
+fn messages_is_another_name_for_actions() {
+    let mut conversation = vec![json!({"role": "user", "content": "Run A then B"})];
+    conversation.extend(page_actions().as_array().unwrap().iter().cloned());
+    conversation.push(json!({"role": "assistant", "content": [{"type": "text", "text": "Done."}]}));
+    let result = evaluator("in_order_match").evaluate(
+        &Inputs::new()
+            .with("messages", &Value::Array(conversation))
+            .with("expected_actions", &json!(["call_tool_A", "call_tool_B"])),
+    );
+    assert_eq!(result.score, Some(1.0), "{}", message(&result));
+    let missing = evaluator("in_order_match")
+        .evaluate(&Inputs::new().with("expected_actions", &json!(["call_tool_A"])));
+    assert!(missing.error.is_some());
+}
+
+#[test]
+fn a_function_call_result_is_matched_by_its_call_id() {
+    let actions = json!([
+        {"role": "assistant", "content": [
+            {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": "{}"}
+        ]},
+        {"role": "tool", "tool_call_id": "c1", "content": [{"type": "tool_result"}]}
+    ]);
+    let result = evaluator("exact_match").evaluate(
+        &Inputs::new()
+            .with("actions", &actions)
+            .with("expected_actions", &json!(["lookup"])),
+    );
+    assert!(
+        message(&result).contains("has no 'tool_result' field"),
+        "{}",
+        message(&result)
+    );
+}

@@ -1,0 +1,89 @@
+//! The seed pages' own examples through the `agenteval` binary (issue 42): task navigation with
+//! `function_call` actions or the whole `messages`, and RetrievalResult without `capability`.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/seeds")
+        .join(name)
+}
+
+fn agenteval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agenteval"))
+        .args(args)
+        .output()
+        .expect("agenteval runs")
+}
+
+#[test]
+fn task_navigation_reads_the_pages_function_calls_and_messages() {
+    let rows = fixture("task-navigation.jsonl");
+    let config = fixture("task-navigation-config.json");
+    let output = agenteval(&[
+        "score",
+        rows.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+        "--format",
+        "foundry",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "one row fails: {output:?}");
+    let rows: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for criterion in ["task_navigation_efficiency", "navigation_from_messages"] {
+        assert_eq!(
+            rows[0][format!("{criterion}_result")],
+            "pass",
+            "{criterion}"
+        );
+        assert_eq!(rows[0][format!("{criterion}_properties")]["f1_score"], 1.0);
+        assert_eq!(
+            rows[1][format!("{criterion}_result")],
+            "fail",
+            "{criterion}"
+        );
+    }
+}
+
+#[test]
+fn retrieval_result_without_capability_searches_every_execution_with_a_warning() {
+    let document = fixture("retrieval-result.json");
+    let path = document.to_str().unwrap();
+    let validated = agenteval(&["validate", path]);
+    assert_eq!(validated.status.code(), Some(0), "{validated:?}");
+    let warning = "warning: at /items/1/evaluators/RetrievalResult: no capability: all retrieval executions were searched";
+    assert!(String::from_utf8_lossy(&validated.stderr).contains(warning));
+    let scored = agenteval(&["score", path, "--format", "report"]);
+    assert!(String::from_utf8_lossy(&scored.stderr).contains(warning));
+    let report: Value = serde_json::from_slice(&scored.stdout).unwrap();
+    let retrieval = |index: usize| {
+        report["items"][index]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|result| result["evaluator"] == "RetrievalResult")
+            .cloned()
+            .unwrap()
+    };
+    let searched = retrieval(1);
+    assert_eq!(searched["result"], "pass", "{searched}");
+    assert_eq!(searched["details"]["results_evaluated"], 2);
+    let without_diagnostics = retrieval(0);
+    assert_eq!(without_diagnostics["details"]["diagnostic_code"], "error");
+    assert!(without_diagnostics["error"].is_null());
+}
