@@ -437,7 +437,9 @@ test("scoreDocument writes what evaluate then render writes, with progress, for 
   const streamed = await agenteval.scoreDocument(demo, { evaluatedAt, sliceMs: 0.001, onProgress: (p) => progress.push(p) });
   assert.equal(streamed.document, expected);
   assert.deepEqual(streamed.summary, summary);
-  assert.deepEqual(streamed.diagnostics, []);
+  assert.deepEqual(streamed.diagnostics, agenteval.validate(demo).diagnostics);
+  assert.deepEqual(streamed.diagnostics.map((diagnostic) => diagnostic.severity), ["warning"]);
+  assert.match(streamed.diagnostics[0].message, /^1 of \d+ entries \(items and turns\) have no response/);
   const total = JSON.parse(demo).items.length;
   assert.ok(progress.length >= 2, `${progress.length} progress calls`);
   assert.deepEqual(progress.at(-1), { done: total, total });

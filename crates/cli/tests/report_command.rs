@@ -66,7 +66,9 @@ fn a_scored_document_is_written_in_every_format_as_the_run_that_scored_it_writes
         let table = |output: &Output| {
             let text = stderr(output);
             text.lines()
-                .filter(|line| !line.starts_with("<stdin>: error: "))
+                .filter(|line| {
+                    !line.starts_with("<stdin>: error: ") && !line.starts_with("<stdin>: warning: ")
+                })
                 .map(|line| format!("{line}\n"))
                 .collect::<String>()
         };

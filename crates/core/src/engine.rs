@@ -220,6 +220,7 @@ struct Outlined<'d> {
     next_item: usize,
     item: Option<Value>,
     diagnostics: Vec<Diagnostic>,
+    responses: crate::dataset::ResponseTally,
 }
 
 /// Incremental scoring of one dataset: one report entry per [`Session::step`].
@@ -266,6 +267,7 @@ impl<'d> Session<'d> {
             outline,
             next_item: 0,
             item: None,
+            responses: crate::dataset::ResponseTally::default(),
         };
         Session::build(Held::Outlined(Box::new(source)), customs.into())
     }
@@ -375,6 +377,7 @@ impl<'d> Session<'d> {
                     let problem = item.problem.as_deref();
                     push_item_entries(&mut self.entries, index, &item.value, problem);
                     source.diagnostics.append(&mut item.diagnostics);
+                    source.responses.add_item(index, &item.value);
                     Some(item.value)
                 }
                 Err(diagnostic) => {
@@ -385,6 +388,9 @@ impl<'d> Session<'d> {
                     None
                 }
             };
+            if source.next_item == source.outline.item_count() {
+                source.diagnostics.extend(source.responses.warning());
+            }
             if !self.entries.is_empty() {
                 return true;
             }

@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use crate::json::{Map, Value};
 
 use crate::dataset::m365::DocumentOutline;
+use crate::dataset::ResponseTally;
 use crate::engine::{DocumentScorer, Session};
 use crate::report::pretty;
 use crate::report::{RunReport, Summary};
@@ -89,6 +90,7 @@ pub struct DocumentStream {
     streamed: Streamed,
     /// The last item's value, rebuilt into by the next item.
     spare_item: Value,
+    responses: ResponseTally,
 }
 
 impl DocumentStream {
@@ -108,6 +110,7 @@ impl DocumentStream {
             next_item: 0,
             started: false,
             spare_item: Value::Null,
+            responses: ResponseTally::default(),
         }
     }
 
@@ -154,6 +157,10 @@ impl DocumentStream {
             self.streamed.summary.add(outcome);
         }
         self.streamed.diagnostics.append(&mut item.diagnostics);
+        self.responses.add_item(index, &item.value);
+        if self.next_item == total {
+            self.streamed.diagnostics.extend(self.responses.warning());
+        }
         pretty::push_entry_start(buffer, 2, index == 0);
         let written = m365_document::write_scored_item(
             buffer,

@@ -51,8 +51,15 @@ fn missing_schema_version_is_legacy_not_an_error() {
     )
     .expect("accepted as legacy");
     assert!(!loaded.has_errors());
-    assert_eq!(loaded.diagnostics.len(), 1);
-    assert_eq!(loaded.diagnostics[0].severity, Severity::Warning);
+    let messages: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .inspect(|diagnostic| assert_eq!(diagnostic.severity, Severity::Warning))
+        .map(|diagnostic| diagnostic.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].contains("legacy"), "{messages:?}");
+    assert!(messages[1].contains("have no response"), "{messages:?}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Reading datasets: sniffing the dialect from the content and turning the text into a
-//! [`Dataset`] plus the problems found. Each dialect has its own module.
+//! [`Dataset`] plus the problems found (with a warning when entries carry no response,
+//! `responses`). Each dialect has its own module.
 
 use crate::json::Value;
 
@@ -12,6 +13,9 @@ pub mod foundry;
 pub mod layout;
 mod legacy;
 pub mod m365;
+mod responses;
+
+pub use responses::ResponseTally;
 
 pub use copilot_studio::CopilotStudioSet;
 pub use foundry::{FoundryConfig, FoundryDataset};
@@ -49,6 +53,13 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// With the warning on entries that carry no response, when some lack one.
+    fn with_response_warning(mut self) -> Self {
+        self.diagnostics
+            .extend(responses::missing_responses(&self.dataset));
+        self
+    }
+
     /// True when some item-level error was found.
     pub fn has_errors(&self) -> bool {
         self.diagnostics
@@ -66,6 +77,10 @@ impl Loaded {
 /// in [`Loaded::diagnostics`] instead, and that item is scored as an error; a string longer than
 /// [`json::MAX_STRING_BYTES`] is one of them when it is inside an item (or a Foundry row).
 pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> {
+    read_dialect(bytes, config).map(Loaded::with_response_warning)
+}
+
+fn read_dialect(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(InputError::one(Diagnostic::whole(
@@ -83,7 +98,7 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
         }
     }
     match json::parse_dataset(bytes) {
-        Ok(value) => load_value(value, config),
+        Ok(value) => read_value(value, config),
         Err(_) if looks_like_copilot_studio(bytes) => {
             copilot_studio::read(bytes).map(|(set, diagnostics)| Loaded {
                 dataset: Dataset::CopilotStudio(set),
@@ -106,6 +121,10 @@ pub fn load(bytes: &[u8], config: Option<&Value>) -> Result<Loaded, InputError> 
 /// # Errors
 /// As [`load`].
 pub fn load_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputError> {
+    read_value(value, config).map(Loaded::with_response_warning)
+}
+
+fn read_value(value: Value, config: Option<&Value>) -> Result<Loaded, InputError> {
     let row_with_config = config.is_some()
         && value
             .as_object()

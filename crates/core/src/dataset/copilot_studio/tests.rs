@@ -191,7 +191,10 @@ fn portal_limits_are_warnings() {
     let (set, diagnostics) = set(&text);
     assert_eq!(set.rows.len(), PORTAL_MAX_QUESTIONS + 1);
     assert!(diagnostics.iter().all(|d| d.severity == Severity::Warning));
-    assert_eq!(diagnostics.len(), 2);
+    assert_eq!(diagnostics.len(), 3);
+    assert!(diagnostics[2]
+        .message
+        .starts_with("no actualResponse column"));
     assert!(diagnostics[0].message.contains("1001 characters"));
     assert!(matches!(
         diagnostics[0].location,
@@ -362,7 +365,10 @@ fn many_unknown_columns_are_counted_in_one_warning() {
     assert_eq!(wide.columns.other.len(), 40_000);
     let warnings: Vec<&Diagnostic> = diagnostics
         .iter()
-        .filter(|diagnostic| diagnostic.severity == Severity::Warning)
+        .filter(|diagnostic| {
+            diagnostic.severity == Severity::Warning
+                && !diagnostic.message.starts_with("no actualResponse column")
+        })
         .collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
@@ -372,12 +378,12 @@ fn many_unknown_columns_are_counted_in_one_warning() {
         "{}",
         warnings[0].message
     );
-    let (_, few) = set("question,expectedResponse,notes\nq,a,n\n");
+    let (_, few) = set("question,expectedResponse,actualResponse,notes\nq,a,r,n\n");
     assert_eq!(few.len(), 1);
     assert!(
         few[0]
             .message
-            .contains("column 3 (notes): an unknown column"),
+            .contains("column 4 (notes): an unknown column"),
         "{}",
         few[0].message
     );
