@@ -586,6 +586,7 @@ impl PendingCase {
             status: item_status(&results, self.has_response),
             results,
             problem: None,
+            review: None,
         }
     }
 }
@@ -872,6 +873,7 @@ fn invalid_outcome(index: usize, problem: &str) -> CaseOutcome {
         status: Some(ItemStatus::Error),
         results: Vec::new(),
         problem: Some(problem.to_owned()),
+        review: None,
     }
 }
 

@@ -553,6 +553,7 @@ mod tests {
             status: status::item_status(&results, true),
             results,
             problem: None,
+            review: None,
         }
     }
 

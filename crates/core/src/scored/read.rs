@@ -169,6 +169,7 @@ fn unreadable(index: usize, turn: Option<usize>, problem: String) -> CaseOutcome
         status: Some(ItemStatus::Error),
         results: Vec::new(),
         problem: Some(problem),
+        review: None,
     }
 }
 

@@ -138,6 +138,7 @@ fn read_case(
         status: None,
         results: Vec::new(),
         problem: None,
+        review: None,
     };
     let (scores, status) = (fields.get("scores"), fields.get("status"));
     if scores.is_none() && status.is_none() {
