@@ -85,7 +85,7 @@ pub struct CaseOutcome {
     /// A reviewer's review of the entry, beside its results (which it never changes).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", tsify(optional))]
-    pub review: Option<Review>,
+    pub review: Option<Box<Review>>,
 }
 
 /// Per-evaluator tallies across a run.

@@ -129,7 +129,7 @@ pub fn apply(report: &mut RunReport, reviews: &Value) -> Result<(), Vec<Diagnost
     }
     for (position, review) in found {
         if let Some(entry) = report.items.get_mut(position) {
-            entry.review = review;
+            entry.review = review.map(Box::new);
         }
     }
     recount(report);
