@@ -90,9 +90,14 @@ pub fn apply(report: &mut RunReport, reviews: &Value) -> Result<(), Vec<Diagnost
             problems.push(Diagnostic::at_pointer(
                 &pointer,
                 format!(
-                    "the report has no entry {} ({} entries)",
+                    "the report has no entry {} (it has {} {})",
                     format::case_label(index.unwrap_or(usize::MAX), turn),
-                    report.items.len()
+                    report.items.len(),
+                    if report.items.len() == 1 {
+                        "entry"
+                    } else {
+                        "entries"
+                    }
                 ),
             ));
             continue;
@@ -236,8 +241,8 @@ mod tests {
         assert_eq!(
             problems,
             [
-                "at /1: the report has no entry item-5 (3 entries)",
-                "at /2: the report has no entry item-1 (3 entries)",
+                "at /1: the report has no entry item-5 (it has 3 entries)",
+                "at /2: the report has no entry item-1 (it has 3 entries)",
                 "at /3: this entry was already reviewed by an earlier element: expected one per entry",
                 "at /4/index: expected the entry's item index (an integer from 0), got \"1\"",
                 "at /5/note: unknown member: expected index, turn, review",
