@@ -55,7 +55,9 @@ fn outcome(value: Value, path: &str) -> Result<CaseOutcome, String> {
             .map_err(|problems| {
                 problems
                     .iter()
-                    .map(|problem| format!("{path}{}: {}", dotted(&problem.pointer), problem.message))
+                    .map(|problem| {
+                        format!("{path}{}: {}", dotted(&problem.pointer), problem.message)
+                    })
                     .collect::<Vec<_>>()
                     .join("; ")
             })
@@ -302,8 +304,10 @@ mod tests {
 
     #[test]
     fn a_review_is_read_beside_the_results_and_a_wrong_one_named_by_its_path() {
-        let report = read(report_with_review(json!({"needs_review": true, "overrides": [
-            {"evaluator": "PartialMatch", "verdict": "pass", "comment": "same meaning"}]})))
+        let report = read(report_with_review(
+            json!({"needs_review": true, "overrides": [
+            {"evaluator": "PartialMatch", "verdict": "pass", "comment": "same meaning"}]}),
+        ))
         .expect("a valid review");
         let review = report.items[0].review.as_deref().expect("the review");
         assert_eq!(review.overrides[0].comment, "same meaning");

@@ -1,5 +1,5 @@
 //! `applyReviews()`: a run report with a reviewer's reviews set on its entries and its summary
-//! counted again. The checking and the counting are the core's (`report::reviews::apply`); this
+//! counted again; and the `reviews` option of `Evaluation.render` and `RowsEvaluation.render`. The checking and the counting are the core's (`report::reviews::apply`); this
 //! module only converts, and keeps the members of the report the core does not read back (`tool`,
 //! `judge`) as they were given.
 
@@ -25,7 +25,9 @@ pub fn apply_reviews(
     let mut core = render::read_report(&report)?;
     let reviews = boundary::json_text(&reviews)
         .and_then(|text| json::parse(text.as_bytes()).ok())
-        .ok_or_else(|| ApiError::argument("reviews", "an array of {index, turn, review} objects"))?;
+        .ok_or_else(|| {
+            ApiError::argument("reviews", "an array of {index, turn, review} objects")
+        })?;
     apply(&mut core, &reviews)?;
     let given = boundary::json_text(&report)
         .and_then(|text| json::parse(text.as_bytes()).ok())
@@ -33,14 +35,39 @@ pub fn apply_reviews(
     boundary::to_js(&merged(given, &core))
 }
 
+/// `report` with the `reviews` option of a `render` method applied, when the option is given.
+///
+/// # Errors
+/// `invalidArgument` for an option that is no array of reviews, or a wrong review.
+pub fn with_option(
+    report: &agenteval_core::RunReport,
+    options: &crate::options::OptionsObject,
+) -> Result<Option<agenteval_core::RunReport>, ApiError> {
+    let given = options.get("reviews");
+    if given.is_undefined() || given.is_null() {
+        return Ok(None);
+    }
+    let reviews = boundary::json_text(&given)
+        .and_then(|text| json::parse(text.as_bytes()).ok())
+        .ok_or_else(|| {
+            ApiError::argument(
+                "options.reviews",
+                "an array of {index, turn, review} objects",
+            )
+        })?;
+    let mut reviewed = report.clone();
+    apply(&mut reviewed, &reviews).map_err(|error| ApiError {
+        message: error.message.replacen("reviews: ", "options.reviews: ", 1),
+        ..error
+    })?;
+    Ok(Some(reviewed))
+}
+
 /// Applies `reviews` to `report`, or the `invalidArgument` error listing every problem.
 ///
 /// # Errors
 /// As [`reviews::apply`].
-pub fn apply(
-    report: &mut agenteval_core::RunReport,
-    reviews: &Value,
-) -> Result<(), ApiError> {
+pub fn apply(report: &mut agenteval_core::RunReport, reviews: &Value) -> Result<(), ApiError> {
     reviews::apply(report, reviews).map_err(|diagnostics| {
         let details: Vec<String> = diagnostics.iter().map(|d| d.describe()).collect();
         ApiError {

@@ -503,6 +503,10 @@ pub struct OutputOptions {
     /// Title of the HTML report and JUnit suite name (default `agenteval`).
     #[tsify(optional)]
     pub title: Option<String>,
+    /// Reviews written beside the run's verdicts (as `applyReviews` sets them); the run kept is
+    /// not changed.
+    #[tsify(optional, type = "EntryReview[]")]
+    pub reviews: Option<()>,
 }
 
 /// Options of `render`.
