@@ -33,7 +33,7 @@ function reviewsOf(report) {
 }
 
 test("applyReviews sets reviews beside the verdicts; every format writes them and readReport reads them back", async () => {
-  const report = await agenteval.score(demo, { evaluatedAt: "2026-12-06T00:00:00Z" });
+  const report = await agenteval.score(demo);
   const reviewed = agenteval.applyReviews(report, reviewsOf(report));
   assert.deepEqual(
     reviewed.items.map((entry) => [entry.status, entry.results]),
@@ -97,4 +97,28 @@ test("wrong reviews are refused with their place, in applyReviews and in a repor
     () => agenteval.render(forged, "md"),
     (error) => error.code === "invalidReport" && /items\[0\]\.review\.overrides\[0\]\.evaluator: the entry has no result of `Nope`/.test(error.message),
   );
+});
+
+test("a kept run renders with the reviews option: Evaluation.render and RowsEvaluation.render, the run unchanged", async () => {
+  const evaluation = await agenteval.evaluate(demo);
+  const rows = await agenteval.evaluateRows(demo);
+  const reviews = reviewsOf(evaluation.report);
+  const evaluatedAt = "2026-12-06T00:00:00Z";
+  const documents = [];
+  for (const run of [evaluation, rows]) {
+    const scored = run.render("document", { reviews, evaluatedAt });
+    documents.push(scored);
+    const reopened = await agenteval.readReport(scored);
+    assert.deepEqual(reopened.summary.review, { entries: 2, needs_review: 1, reviewed: 2, overridden: 1 });
+    assert.equal(JSON.parse(run.render("document", { evaluatedAt })).items[0].extensions, undefined, "the run kept has no review");
+    assert.match(run.render("md", { reviews }), /\n## Review\n/);
+    assert.doesNotMatch(run.render("md"), /## Review/);
+    assert.throws(
+      () => run.render("csv", { reviews: [{ index: 99, review: null }] }),
+      (error) => error.code === "invalidArgument" && error.message.startsWith("options.reviews: at /0: the report has no entry item-99"),
+    );
+  }
+  assert.equal(documents[0], documents[1], "both runs write the same reviewed document");
+  evaluation.free();
+  rows.free();
 });

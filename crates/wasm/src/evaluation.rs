@@ -58,7 +58,10 @@ impl Evaluation {
         let reviewed = crate::review::with_option(&self.report, &options)?;
         let report = reviewed.as_ref().unwrap_or(&self.report);
         if let (Format::Document, Dataset::M365(document)) = (format, &mut self.dataset) {
-            return Ok(scored_document(&mut document.document, report, &settings));
+            return Ok(match reviewed {
+                Some(_) => reviewed_document(&document.document, report, &settings),
+                None => scored_document(&mut document.document, report, &settings),
+            });
         }
         Ok(
             render::render(report, format, Some(&self.dataset), &settings)
@@ -76,6 +79,16 @@ pub fn foreign_format(format: Format, dialect: &str) -> crate::error::ApiError {
             format.name()
         ),
     )
+}
+
+/// The scored document's text with a reviewed report: written into a copy of `document`, since a
+/// review adds to the user's `extensions`, which writing the kept document again would not undo.
+pub fn reviewed_document(document: &Value, report: &RunReport, settings: &Settings) -> String {
+    let options = m365_document::DocumentOptions {
+        evaluated_at: settings.evaluated_at.clone(),
+    };
+    let scored = m365_document::write(document, report, &options);
+    serde_json::to_string_pretty(&scored).unwrap_or_default() + "\n"
 }
 
 /// The scored document's text, written into `document` itself instead of a copy: writing the same

@@ -429,11 +429,10 @@ impl RowsEvaluation {
                 ));
             }
             (Kept::Dataset(Dataset::M365(document)), Format::Document) => {
-                return Ok(evaluation::scored_document(
-                    &mut document.document,
-                    report,
-                    &settings,
-                ));
+                return Ok(match reviewed {
+                    Some(_) => evaluation::reviewed_document(&document.document, report, &settings),
+                    None => evaluation::scored_document(&mut document.document, report, &settings),
+                });
             }
             (Kept::Dataset(dataset), _) => Some(&*dataset),
             (Kept::Text { .. } | Kept::Nothing, _) => None,
