@@ -37,7 +37,7 @@ async function closeItem(page) {
 
 /** The verdicts table's rows: `[evaluator, evaluator's verdict, reviewer's verdict or ""]`. */
 function verdictRows(page) {
-  return page.$$eval("dialog.item-view .verdicts:not(.review-overrides) tbody tr", (rows) =>
+  return page.$$eval("dialog.item-view .verdicts tbody tr", (rows) =>
     rows.map((row) => [row.children[0].textContent, row.querySelector(".badge").textContent, row.querySelector(".review-cell")?.dataset.override ?? ""]),
   );
 }

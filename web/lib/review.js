@@ -37,8 +37,7 @@ export function reviewSection(outcome, save) {
   const reviewer = h("input", { type: "text", id: "review-reviewer", autocomplete: "name" });
   reviewer.value = review.overrides.find((entry) => entry.reviewer)?.reviewer ?? reviewerName;
   const rows = outcome.results.map((result) => overrideRow(result, review.overrides.find((entry) => entry.evaluator === result.evaluator)));
-  const submit = async (event) => {
-    event.preventDefault();
+  const submit = async () => {
     const overrides = [];
     for (const row of rows) {
       const verdict = row.verdict.value;
@@ -66,8 +65,8 @@ export function reviewSection(outcome, save) {
     }
   };
   return h(
-    "form",
-    { class: "item-section review-form", "aria-labelledby": "review-title", onsubmit: submit },
+    "section",
+    { class: "item-section review-form", role: "group", "aria-labelledby": "review-title" },
     h("h3", { id: "review-title" }, "Review"),
     h(
       "p",
@@ -80,13 +79,13 @@ export function reviewSection(outcome, save) {
     rows.length
       ? h(
           "table",
-          { class: "verdicts review-overrides" },
+          { class: "review-overrides" },
           h("caption", {}, "Override a verdict"),
           h("thead", {}, h("tr", {}, ["Evaluator", "Evaluator's verdict", "Your verdict", "Why"].map((name) => h("th", { scope: "col" }, name)))),
           h("tbody", {}, rows.map((row) => row.element)),
         )
       : null,
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "review-save" }, "Save review")),
+    h("div", { class: "actions" }, h("button", { type: "button", class: "primary", id: "review-save", onclick: submit }, "Save review")),
     status,
   );
 }
