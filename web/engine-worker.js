@@ -63,9 +63,9 @@ async function open({ bytes, name, config }) {
   reviewRun = undefined;
   if (stored) {
     outcomes = stored.items;
-    for (const item of stored.items) {
-      if (item.review) reviews.set(entryKey(item.index, item.turn), { index: item.index, turn: item.turn, review: item.review });
-    }
+    stored.items.forEach((item, position) => {
+      if (item.review) reviews.set(entryKey(item.index, item.turn), { index: item.index, turn: item.turn, review: item.review, position });
+    });
     const rescore = api.rescoreDataset(data, name);
     opened.rescore = rescore === undefined ? undefined : new TextEncoder().encode(rescore);
   }
@@ -322,7 +322,29 @@ async function entry(position) {
   const review = reviews.get(entryKey(outcome.index, outcome.turn))?.review;
   const shown = review ? { ...outcome, review } : { ...outcome };
   if (!review) delete shown.review;
-  return { outcome: shown, input: evaluation?.input?.(position) ?? inputOf(parsed(), outcome) };
+  const input = evaluation?.input?.(position) ?? inputOf(parsed(), outcome);
+  return { outcome: shown, input, reviewCounts: await reviewCounts().catch(() => undefined) };
+}
+
+/** The reviews as the package takes them: `[{index, turn, review}]`. */
+function reviewList() {
+  return [...reviews.values()].map(({ index, turn, review }) => ({ index, turn, review }));
+}
+
+/**
+ * The run's review counts (`{entries, needs_review, reviewed, overridden}`), counted by the core
+ * over the reviewed entries; undefined without reviews.
+ */
+async function reviewCounts() {
+  if (reviews.size === 0) return undefined;
+  const reviewed = [...reviews.values()].filter((entry) => entry.position !== undefined);
+  const items = [];
+  for (const { position } of reviewed) {
+    const { review: _, ...bare } = (await outcomeAt(position)) ?? {};
+    items.push(bare);
+  }
+  const list = reviewed.map(({ index, turn, review }) => ({ index, turn, review }));
+  return api.applyReviews({ dialect: "m365", items }, list).summary.review;
 }
 
 /**
@@ -336,7 +358,7 @@ async function review(position, given) {
   const checked = api.applyReviews({ dialect: "m365", items: [bare] }, [{ index: outcome.index, turn: outcome.turn, review: given }]);
   const kept = checked.items[0].review;
   const key = entryKey(outcome.index, outcome.turn);
-  if (kept) reviews.set(key, { index: outcome.index, turn: outcome.turn, review: kept });
+  if (kept) reviews.set(key, { index: outcome.index, turn: outcome.turn, review: kept, position });
   else reviews.delete(key);
   if (reviewRun) {
     const store = await openStore();
@@ -398,7 +420,7 @@ async function searchTexts() {
 async function exported(format, options) {
   if (!opened) throw misuse("export: open a dataset first");
   await ensureEvaluation();
-  return evaluation.render(format, reviews.size > 0 ? { ...options, reviews: [...reviews.values()] } : options);
+  return evaluation.render(format, reviews.size > 0 ? { ...options, reviews: reviewList() } : options);
 }
 
 /** One judged call with a tiny item, to check the endpoint, model and key. */

@@ -65,6 +65,7 @@ test("page review: an override with a comment survives export, reload and re-ope
   assert.match(await page.textContent("dialog.item-view .review-cell"), /reviewer: \w+ \(overrides\) the answer is right <b>anyway<\/b> — ana/);
   assert.equal(await page.$$eval("dialog.item-view .review-cell b", (bold) => bold.length), 0, "the comment is text, not markup");
   assert.equal(await page.isChecked("#review-needs"), true);
+  assert.equal(await page.textContent("#review-counts"), "This run: 1 of 1 reviewed verdict overridden · 1 entry needs review · 1 entry reviewed");
   await screenshot(page, "item-review");
   await closeItem(page);
 
@@ -89,6 +90,7 @@ test("page review: an override with a comment survives export, reload and re-ope
   await openFirstEntry(page);
   assert.deepEqual((await verdictRows(page))[0], [evaluator, original, flipped]);
   assert.equal(await page.inputValue(`select.review-verdict[data-evaluator="${evaluator}"]`), flipped);
+  assert.match(await page.textContent("#review-counts"), /^This run: 1 of 1 reviewed verdict overridden/);
   await closeItem(page);
   assert.deepEqual(JSON.parse(await download(page, "report")).summary.review, report.summary.review);
 

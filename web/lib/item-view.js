@@ -94,7 +94,7 @@ export class ItemView {
   }
 
   /** Opens the view on `{outcome, input}`, entry `position` of the run. */
-  show({ outcome, input }, position) {
+  show({ outcome, input, reviewCounts }, position) {
     const values = fields(input);
     this.title.textContent = `Entry ${entryLabel(outcome)} — ${outcome.status}`;
     this.body.replaceChildren(
@@ -108,7 +108,7 @@ export class ItemView {
         section("Tool calls", values.tools),
         verdicts(outcome.results, outcome.review),
         this.onReview && position !== undefined
-          ? reviewSection(outcome, async (review) => this.show(await this.onReview(position, review), position))
+          ? reviewSection(outcome, async (review) => this.show(await this.onReview(position, review), position), reviewCounts)
           : null,
         h("details", { class: "item-section" }, h("summary", {}, "The entry as the dataset writes it"), h("pre", { class: "item-text" }, asText(input) ?? "(not available)")),
       ].filter(Boolean),

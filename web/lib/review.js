@@ -24,11 +24,23 @@ export function reviewCell(review, result) {
   );
 }
 
+/** The run's review counts in words: `1 of 3 reviewed verdicts overridden · 2 entries need review`. */
+export function countsText(counts) {
+  if (!counts) return "No entry of this run is reviewed yet.";
+  const entries = (count) => `${count} ${count === 1 ? "entry" : "entries"}`;
+  return [
+    `This run: ${counts.overridden} of ${counts.reviewed} reviewed ${counts.reviewed === 1 ? "verdict" : "verdicts"} overridden`,
+    `${entries(counts.needs_review)} ${counts.needs_review === 1 ? "needs" : "need"} review`,
+    `${entries(counts.entries)} reviewed`,
+  ].join(" · ");
+}
+
 /**
- * The review form of an entry: `outcome` (with its `review`, if any) and `save(review)`, which
- * resolves when the engine has kept it or rejects with the core's message.
+ * The review form of an entry: `outcome` (with its `review`, if any), `save(review)`, which
+ * resolves when the engine has kept it or rejects with the core's message, and the run's review
+ * counts.
  */
-export function reviewSection(outcome, save) {
+export function reviewSection(outcome, save, counts) {
   const review = outcome.review ?? { needs_review: false, overrides: [] };
   const status = h("p", { class: "review-status", role: "status", "aria-live": "polite" });
   const needs = h("input", { type: "checkbox", id: "review-needs", checked: review.needs_review || null });
@@ -73,6 +85,7 @@ export function reviewSection(outcome, save) {
       { class: "hint" },
       "Your verdict is kept beside the evaluator's, never instead of it, with this run and in every export.",
     ),
+    h("p", { class: "review-counts", id: "review-counts" }, countsText(counts)),
     h("div", { class: "review-line" }, needs, h("label", { for: "review-needs" }, "Needs review")),
     h("div", { class: "review-line" }, h("label", { for: "review-comment" }, "Comment on the entry"), note),
     h("div", { class: "review-line" }, h("label", { for: "review-reviewer" }, "Reviewer"), reviewer),

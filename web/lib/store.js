@@ -118,7 +118,7 @@ class Store {
     await done(transaction);
   }
 
-  /** A run's reviews (`[{index, turn, review}]`, as the package's `applyReviews` takes them). */
+  /** A run's reviews: `[{index, turn, review, position}]` (the entry's position in the run beside what the package's `applyReviews` takes). */
   async getReviews(run) {
     return (await this.getSetting(reviewsKey(run))) ?? [];
   }
