@@ -133,13 +133,8 @@ fn card(outcome: &CaseOutcome) -> String {
         }
         card.push_str("</tr>\n");
         for result in &outcome.results {
-            let mut row = result_row(result);
-            if let Some(review) = review {
-                row.truncate(row.len() - "</tr>\n".len());
-                row.push_str(&review_cell(result, review));
-                row.push_str("</tr>\n");
-            }
-            card.push_str(&row);
+            let review = review.map(|review| review_cell(result, review));
+            card.push_str(&result_row(result, review.as_deref().unwrap_or("")));
         }
         card.push_str("</table>\n");
     }
@@ -147,7 +142,8 @@ fn card(outcome: &CaseOutcome) -> String {
     card
 }
 
-fn result_row(result: &EvalResult) -> String {
+/// A result's row of a card's table, `after` (more cells) at its end.
+fn result_row(result: &EvalResult, after: &str) -> String {
     let verdict = result.result.as_str();
     let reason = match &result.error {
         Some(error) => format!(
@@ -167,7 +163,7 @@ fn result_row(result: &EvalResult) -> String {
         )
     };
     format!(
-        "<tr><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"reason\">{reason}{details}</td></tr>\n",
+        "<tr><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"reason\">{reason}{details}</td>{after}</tr>\n",
         escape(&result.evaluator),
         format::optional_number(result.score),
         format::optional_number(result.threshold),
@@ -233,6 +229,6 @@ mod tests {
             assert!(STYLE.contains(&format!(".{}", status.as_str())));
         }
         let error = EvalResult::error("X", ErrorCode::EvaluatorError, "m");
-        assert!(result_row(&error).contains("class=\"error\""));
+        assert!(result_row(&error, "").contains("class=\"error\""));
     }
 }
