@@ -12,6 +12,7 @@ export {
   render,
   readReport,
   rescoreDataset,
+  applyReviews,
   evaluateRows,
   version,
   connectWorker,

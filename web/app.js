@@ -25,6 +25,7 @@ class Page {
     this.view = new ResultsView({
       entry: (position) => this.engine.call("entry", position),
       search: (text) => this.engine.call("search", text),
+      review: (position, review) => this.engine.call("review", position, review),
     });
     this.load = new LoadPanel({
       onBytes: (bytes, name) => this.openDataset(bytes, name),

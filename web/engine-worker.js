@@ -2,7 +2,9 @@
 // thread, so the page never freezes. It keeps the open dataset and the last run in the module (a
 // `RowsEvaluation` from the lean `evaluateRows` path when no judge is configured, else an
 // `Evaluation`), streams rows to the page as they are scored, and answers the item view, text
-// search and exports (byte for byte what the CLI writes) from what it keeps.
+// search and exports (byte for byte what the CLI writes) from what it keeps. It also keeps the
+// reviewer's reviews of the entries shown (stored with the run, read from a scored file) and
+// writes them into every export.
 //
 // It speaks the package's one worker protocol (`serve` from `agenteval/protocol`; the page calls
 // it through `connectWorker(worker).call`): a run streams `rows` replies, each either the lean
@@ -24,6 +26,11 @@ let opened;
 let evaluation;
 let outcomes = [];
 let lastJudge;
+/** The reviews of the entries shown, by entry (`index:turn`), and the stored run they belong to. */
+let reviews = new Map();
+let reviewRun;
+
+const entryKey = (index, turn) => `${index}:${turn ?? ""}`;
 
 async function boot({ wasm, wordnet }) {
   api = await load({ module: wasm, wordnet });
@@ -52,8 +59,13 @@ async function open({ bytes, name, config }) {
       stored = undefined;
     }
   }
+  reviews = new Map();
+  reviewRun = undefined;
   if (stored) {
     outcomes = stored.items;
+    stored.items.forEach((item, position) => {
+      if (item.review) reviews.set(entryKey(item.index, item.turn), { index: item.index, turn: item.turn, review: item.review, position });
+    });
     const rescore = api.rescoreDataset(data, name);
     opened.rescore = rescore === undefined ? undefined : new TextEncoder().encode(rescore);
   }
@@ -159,6 +171,8 @@ async function run({ judge, runId, persist }, call) {
     opened = { data: opened.rescore, name: opened.name, config: undefined, parsed: undefined, plan: planOf(opened.rescore) };
   }
   const store = persist ? await openStore().catch(() => undefined) : undefined;
+  reviewRun = store ? runId : undefined;
+  reviews = new Map(((await store?.getReviews(runId).catch(() => [])) ?? []).map((entry) => [entryKey(entry.index, entry.turn), entry]));
   const record = store && {
     id: runId,
     name: persist.name,
@@ -241,6 +255,8 @@ async function restore(runId) {
   const validation = await validate();
   const saved = await store.getOutcomes(runId);
   outcomes = record.stores === "rows" ? [] : saved;
+  reviewRun = runId;
+  reviews = new Map((await store.getReviews(runId).catch(() => [])).map((entry) => [entryKey(entry.index, entry.turn), entry]));
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
   delete lastJudge?.hasKey;
@@ -303,7 +319,52 @@ async function entry(position) {
   const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
   // A CSV test set's row comes from the run kept in the module; JSON datasets are read here.
-  return { outcome, input: evaluation?.input?.(position) ?? inputOf(parsed(), outcome) };
+  const review = reviews.get(entryKey(outcome.index, outcome.turn))?.review;
+  const shown = review ? { ...outcome, review } : { ...outcome };
+  if (!review) delete shown.review;
+  const input = evaluation?.input?.(position) ?? inputOf(parsed(), outcome);
+  return { outcome: shown, input, reviewCounts: await reviewCounts().catch(() => undefined) };
+}
+
+/** The reviews as the package takes them: `[{index, turn, review}]`. */
+function reviewList() {
+  return [...reviews.values()].map(({ index, turn, review }) => ({ index, turn, review }));
+}
+
+/**
+ * The run's review counts (`{entries, needs_review, reviewed, overridden}`), counted by the core
+ * over the reviewed entries; undefined without reviews.
+ */
+async function reviewCounts() {
+  if (reviews.size === 0) return undefined;
+  const reviewed = [...reviews.values()].filter((entry) => entry.position !== undefined);
+  const items = [];
+  for (const { position } of reviewed) {
+    const { review: _, ...bare } = (await outcomeAt(position)) ?? {};
+    items.push(bare);
+  }
+  const list = reviewed.map(({ index, turn, review }) => ({ index, turn, review }));
+  return api.applyReviews({ dialect: "m365", items }, list).summary.review;
+}
+
+/**
+ * Sets the review of entry `position` (`null` removes it), checked by the core against the entry's
+ * results, and keeps it with the stored run; resolves to the entry as `entry` gives it.
+ */
+async function review(position, given) {
+  const outcome = await outcomeAt(position);
+  if (!outcome) throw misuse(`entry ${position}: no such entry`);
+  const { review: _, ...bare } = outcome;
+  const checked = api.applyReviews({ dialect: "m365", items: [bare] }, [{ index: outcome.index, turn: outcome.turn, review: given }]);
+  const kept = checked.items[0].review;
+  const key = entryKey(outcome.index, outcome.turn);
+  if (kept) reviews.set(key, { index: outcome.index, turn: outcome.turn, review: kept, position });
+  else reviews.delete(key);
+  if (reviewRun) {
+    const store = await openStore();
+    await store.putReviews(reviewRun, [...reviews.values()]);
+  }
+  return entry(position);
 }
 
 /**
@@ -359,7 +420,7 @@ async function searchTexts() {
 async function exported(format, options) {
   if (!opened) throw misuse("export: open a dataset first");
   await ensureEvaluation();
-  return evaluation.render(format, options);
+  return evaluation.render(format, reviews.size > 0 ? { ...options, reviews: reviewList() } : options);
 }
 
 /** One judged call with a tiny item, to check the endpoint, model and key. */
@@ -393,6 +454,7 @@ serve({
     return run(options ?? {}, call);
   },
   entry: afterBoot(entry),
+  review: afterBoot(review),
   search: afterBoot(search),
   export: afterBoot(exported),
   testJudge: afterBoot(testJudge),

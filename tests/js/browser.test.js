@@ -231,7 +231,8 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
       };
       const reopened = await worker.readReport(scoredDocument.document);
       const notScored = await worker.readReport(text).catch((error) => ({ code: error.code, diagnostics: error.diagnostics.length }));
-      const read = { items: reopened.items.length, pass: reopened.summary.pass, notScored };
+      const reviewed = await worker.applyReviews(report, [{ index: 0, review: { needs_review: true, overrides: [] } }]);
+      const read = { items: reopened.items.length, pass: reopened.summary.pass, notScored, needsReview: reviewed.summary.review.needs_review };
       return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document, read, passed: report.summary.pass };
     } finally {
       worker.terminate();
@@ -249,7 +250,7 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   assert.deepEqual(result.evaluated, { items: 7, streamed: 7, markdown: "# agenteval results", keptCsv: true, freed: "invalidArgument" });
   const demoItems = JSON.parse(demo).items.length;
   assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems }, bytes: true, stream: true, failed: "disk full" });
-  assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 } });
+  assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 }, needsReview: 1 });
 });
 
 test("worker and page: a Copilot Studio CSV is read, through connectWorker too", async () => {

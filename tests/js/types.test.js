@@ -54,6 +54,17 @@ async function returned() {
   );
   setTimeout(() => controller.abort(), 300);
   const document = await agenteval.scoreDocument(demo, { evaluatedAt: "2026-01-01T00:00:00Z" });
+  const plain = await agenteval.score(demo);
+  const reviews = [
+    {
+      index: 0,
+      turn: null,
+      review: { needs_review: true, comment: "check", overrides: [{ evaluator: plain.items[0].results[0].evaluator, verdict: "pass", comment: "fine", reviewer: "ana", at: "2026-01-01T00:00:00Z" }] },
+    },
+    { index: 1, review: null },
+  ];
+  const withBadReview = JSON.parse(document.document);
+  withBadReview.items[0].extensions = { review: { overrides: [{ evaluator: "Nope", verdict: "pass", comment: "x" }] } };
   return [
     ["EvaluatorInfo[]", agenteval.evaluators()],
     [
@@ -83,8 +94,11 @@ async function returned() {
         ),
         await cancelled,
         await agenteval.readReport(await readFile(join(root, "tests/fixtures/scored/runevals-malformed.json"), "utf8")),
+        agenteval.applyReviews(plain, reviews),
+        await agenteval.readReport(withBadReview),
       ],
     ],
+    ["EntryReview[]", reviews],
     ["CaseOutcome", await agenteval.scoreItem(item("Paris."), ["PartialMatch", "ExactMatch"])],
     ["Progress[]", progress],
     ["CustomContext[]", contexts],
@@ -98,6 +112,8 @@ test("what the package returns is exactly what its declarations say", async () =
   assert.ok(reports.some((report) => report.judge?.not_reached?.length), "a cancelled judged run");
   assert.ok(reports.some((report) => Object.keys(report.judge?.deployments ?? {}).length), "a judged run with deployments");
   assert.ok(reports.some((report) => report.items.some((entry) => entry.results.some((result) => result.usage))), "judge usage");
+  assert.ok(reports.some((report) => report.summary.review && report.items.some((entry) => entry.review?.overrides[0]?.reviewer)), "a reviewed run");
+  assert.ok(reports.some((report) => report.items.some((entry) => entry.review?.problems?.length)), "a stored review with problems");
   for (const type of ["Progress[]", "CustomContext[]"]) {
     assert.ok(objects.find(([name]) => name === type)[1].length, type);
   }

@@ -1,9 +1,11 @@
 // The item view: one entry's prompt, response (shown as text, citations marked), expected answer,
 // retrieval diagnostics, tool calls, and every evaluator's verdict with its score, threshold,
-// reason, error and details. A modal `<dialog>`: focus moves into it and Escape closes it.
+// reason, error and details, with a reviewer's verdict beside it and the review form (`review.js`)
+// when the page can keep reviews. A modal `<dialog>`: focus moves into it and Escape closes it.
 
 import { h, formatScore } from "./dom.js";
 import { entryLabel } from "./model.js";
+import { reviewCell, reviewSection } from "./review.js";
 
 /** Citation markers the Citations evaluator reads: `[1]`, markdown links, and OAI's private-use marks. */
 const CITATION = /\uE200cite(?:\uE202[^\uE201\uE200]*)+\uE201|\[\d+\](?!\()|\[[^\]\n]{1,200}\]\(https?:\/\/[^)\s]+\)/gu;
@@ -45,12 +47,12 @@ function fields(input) {
   };
 }
 
-function verdicts(results) {
+function verdicts(results, review) {
   return h(
     "table",
     { class: "verdicts" },
     h("caption", {}, "Evaluators"),
-    h("thead", {}, h("tr", {}, ["Evaluator", "Result", "Score", "Threshold", "Reason"].map((name) => h("th", { scope: "col" }, name)))),
+    h("thead", {}, h("tr", {}, ["Evaluator", "Result", "Score", "Threshold", "Reason", review ? "Review" : null].filter(Boolean).map((name) => h("th", { scope: "col" }, name)))),
     h(
       "tbody",
       {},
@@ -70,6 +72,7 @@ function verdicts(results) {
               ? h("details", {}, h("summary", {}, "details"), h("pre", { class: "item-text" }, JSON.stringify(result.details, null, 2)))
               : null,
           ),
+          review ? reviewCell(review, result) : null,
         ),
       ),
     ),
@@ -77,7 +80,9 @@ function verdicts(results) {
 }
 
 export class ItemView {
-  constructor() {
+  /** `onReview(position, review)`, when given, saves a review and resolves to the entry again. */
+  constructor({ onReview } = {}) {
+    this.onReview = onReview;
     this.body = h("div", { class: "item-body" });
     this.title = h("h2", { id: "item-title" }, "Entry");
     this.dialog = h(
@@ -88,8 +93,8 @@ export class ItemView {
     );
   }
 
-  /** Opens the view on `{outcome, input}`. */
-  show({ outcome, input }) {
+  /** Opens the view on `{outcome, input}`, entry `position` of the run. */
+  show({ outcome, input, reviewCounts }, position) {
     const values = fields(input);
     this.title.textContent = `Entry ${entryLabel(outcome)} — ${outcome.status}`;
     this.body.replaceChildren(
@@ -101,7 +106,10 @@ export class ItemView {
         section("Context", values.context),
         section("Retrieval diagnostics", values.retrieval),
         section("Tool calls", values.tools),
-        verdicts(outcome.results),
+        verdicts(outcome.results, outcome.review),
+        this.onReview && position !== undefined
+          ? reviewSection(outcome, async (review) => this.show(await this.onReview(position, review), position), reviewCounts)
+          : null,
         h("details", { class: "item-section" }, h("summary", {}, "The entry as the dataset writes it"), h("pre", { class: "item-text" }, asText(input) ?? "(not available)")),
       ].filter(Boolean),
     );

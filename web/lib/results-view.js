@@ -46,7 +46,7 @@ export class ResultsView {
       onOpen: (position) => this.open(position),
       onSort: (key) => this.sortBy(key),
     });
-    this.item = new ItemView();
+    this.item = new ItemView({ onReview: source?.review });
     this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
     this.filters = h("div", { class: "filters", role: "search" });
     this.element = h(
@@ -216,7 +216,7 @@ export class ResultsView {
 
   async open(position) {
     if (!this.source.entry) return;
-    this.item.show(await this.source.entry(position));
+    this.item.show(await this.source.entry(position), position);
   }
 
   /** Shows how these results differ from `baseline` (a `Results`), labelled `name`. */

@@ -1,7 +1,7 @@
 // The page's IndexedDB store: runs (the dataset's bytes, its name, the judge settings without any
 // key, the summary when done) and their outcomes, written in batches as they arrive, so a reload
-// shows what was scored and resumes the run. Also the key when the user ticks "remember on this
-// device". Used by the page and by the engine worker (both have IndexedDB).
+// shows what was scored and resumes the run; a reviewer's reviews of a run. Also the key when the
+// user ticks "remember on this device". Used by the page and by the engine worker (both have IndexedDB).
 
 import { rowsFromColumns } from "./entries.js";
 
@@ -38,6 +38,11 @@ export async function openStore() {
   };
   const db = await promised(request);
   return new Store(db);
+}
+
+/** Where a run's reviews are kept (beside the settings, so the stores' layout does not change). */
+function reviewsKey(run) {
+  return `reviews:${run}`;
 }
 
 class Store {
@@ -103,13 +108,24 @@ class Store {
     await done(transaction);
   }
 
-  /** Removes a run, its dataset and its outcomes. */
+  /** Removes a run, its dataset, its outcomes and its reviews. */
   async deleteRun(run) {
     await this.clearOutcomes(run);
-    const transaction = this.db.transaction(["runs", "datasets"], "readwrite");
+    const transaction = this.db.transaction(["runs", "datasets", "settings"], "readwrite");
     transaction.objectStore("runs").delete(run);
     transaction.objectStore("datasets").delete(run);
+    transaction.objectStore("settings").delete(reviewsKey(run));
     await done(transaction);
+  }
+
+  /** A run's reviews: `[{index, turn, review, position}]` (the entry's position in the run beside what the package's `applyReviews` takes). */
+  async getReviews(run) {
+    return (await this.getSetting(reviewsKey(run))) ?? [];
+  }
+
+  /** Saves a run's reviews; an empty list removes them. */
+  async putReviews(run, reviews) {
+    await this.setSetting(reviewsKey(run), reviews.length > 0 ? reviews : undefined);
   }
 
   /** A setting, or undefined. */

@@ -7,7 +7,8 @@ use agenteval_core::Summary;
 
 use crate::terminal::visible;
 
-/// Renders the per-evaluator table and the status counts.
+/// Renders the per-evaluator table and the status counts, and the review counts of a reviewed
+/// run.
 pub fn table(summary: &Summary) -> String {
     let evaluators: Vec<_> = summary
         .per_evaluator()
@@ -41,6 +42,9 @@ pub fn table(summary: &Summary) -> String {
         "items: {}  pass: {}  fail: {}  partial: {}  error: {}\n",
         summary.items, summary.pass, summary.fail, summary.partial, summary.error
     ));
+    if let Some(review) = summary.review.describe() {
+        out.push_str(&format!("review: {review}\n"));
+    }
     out
 }
 

@@ -149,3 +149,85 @@ fn a_dataset_without_scores_or_a_wrong_format_is_a_usage_error() {
         assert_eq!(output.status.code(), Some(2), "{format}");
     }
 }
+
+/// Score, add a review to the scored document as a reviewer's tool would, and re-render it: the
+/// review is kept in every format beside the evaluators' verdicts, and counted under the table.
+#[test]
+fn a_reviewed_document_keeps_its_review_in_every_format() {
+    let scored = agenteval(&["score", "-"], DOCUMENT.as_bytes());
+    let mut document: Value = serde_json::from_slice(&scored.stdout).expect("a scored document");
+    assert_eq!(
+        document["items"][1]["scores"]["partialMatch"]["result"],
+        "fail"
+    );
+    document["items"][1]["extensions"] = serde_json::json!({"review": {
+        "needs_review": false,
+        "comment": "policy changed",
+        "overrides": [{"evaluator": "PartialMatch", "verdict": "pass", "comment": "also correct", "reviewer": "ana"}]
+    }});
+    document["items"][4]["turns"][1]["extensions"] =
+        serde_json::json!({"review": {"needs_review": true, "overrides": []}});
+    let reviewed = serde_json::to_vec(&document).unwrap();
+    let line = "review: 1 verdict overridden: evaluators and reviewer disagree on 1 of 1 reviewed; 1 entry needs review\n";
+    for format in FORMATS {
+        let output = agenteval(&["report", "-", "--format", format], &reviewed);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{format}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).ends_with(line),
+            "{format}: {}",
+            stderr(&output)
+        );
+        let text = stdout(&output);
+        let kept = match format {
+            "report" => {
+                let report: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(report["items"][1]["results"][0]["result"], "fail");
+                assert_eq!(
+                    report["items"][1]["review"]["overrides"][0]["verdict"],
+                    "pass"
+                );
+                assert_eq!(report["summary"]["review"]["overridden"], 1);
+                assert_eq!(
+                    report["summary"]["fail"], 2,
+                    "the counts stay the evaluators'"
+                );
+                report["items"][5]["review"]["needs_review"] == true
+            }
+            "csv" => text.contains(",fail,") && text.contains(",pass,also correct,ana,"),
+            "junit" => text.contains("<property name=\"review.verdict\" value=\"pass\"/>"),
+            "md" => {
+                text.contains("  - PartialMatch: fail, reviewer pass \\(ana\\)\\: also correct")
+            }
+            _ => {
+                text.contains("<td class=\"fail\">fail</td>")
+                    && text.contains("(ana): also correct")
+            }
+        };
+        assert!(kept, "{format}: {text}");
+    }
+    let unreviewed = agenteval(&["report", "-", "--format", "md"], &scored.stdout);
+    assert!(!stderr(&unreviewed).contains("review:"));
+}
+
+#[test]
+fn a_review_that_cannot_be_read_is_a_located_warning_and_the_entries_are_kept() {
+    let scored = agenteval(&["score", "-"], DOCUMENT.as_bytes());
+    let mut document: Value = serde_json::from_slice(&scored.stdout).unwrap();
+    document["items"][0]["extensions"] = serde_json::json!({"review": {"overrides": [
+        {"evaluator": "PartialMatch", "verdict": "maybe", "comment": "?"}]}});
+    let output = agenteval(&["report", "-"], &serde_json::to_vec(&document).unwrap());
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("<stdin>: warning: at /items/0/extensions/review/overrides/0/verdict: expected \"pass\" or \"fail\", got \"maybe\"\n"),
+        "{}",
+        stderr(&output)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["items"].as_array().unwrap().len(), 6);
+    assert_eq!(report["items"][0]["review"]["needs_review"], true);
+}

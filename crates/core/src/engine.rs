@@ -592,6 +592,7 @@ impl PendingCase {
             status: item_status(&results, self.has_response),
             results,
             problem: None,
+            review: None,
         }
     }
 }
@@ -878,6 +879,7 @@ fn invalid_outcome(index: usize, problem: &str) -> CaseOutcome {
         status: Some(ItemStatus::Error),
         results: Vec::new(),
         problem: Some(problem.to_owned()),
+        review: None,
     }
 }
 

@@ -24,6 +24,7 @@ mod placeholder;
 pub mod plan;
 pub mod report;
 pub mod resolve;
+pub mod review;
 pub mod schema;
 pub mod scored;
 mod short_copy;

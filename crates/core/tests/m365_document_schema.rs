@@ -150,6 +150,7 @@ fn take_case(case: &mut Map<String, Value>, index: usize, turn: Option<usize>) -
         status,
         results,
         problem: None,
+        review: None,
     }
 }
 

@@ -33,6 +33,7 @@ fn sample_report() -> RunReport {
             EvalResult::skipped("Relevance", "needs a judge that is not configured"),
         ],
         problem: None,
+        review: None,
     });
     report.push(CaseOutcome {
         index: 1,
@@ -53,6 +54,7 @@ fn sample_report() -> RunReport {
             },
         ],
         problem: None,
+        review: None,
     });
     report.push(CaseOutcome {
         index: 2,
@@ -62,6 +64,7 @@ fn sample_report() -> RunReport {
             .with_reason("Polite and clear.")
             .with_detail("samples", 5)],
         problem: None,
+        review: None,
     });
     report.push(CaseOutcome {
         index: 2,
@@ -76,6 +79,7 @@ fn sample_report() -> RunReport {
             ),
         ],
         problem: None,
+        review: None,
     });
     report.push(CaseOutcome {
         index: 2,
@@ -87,6 +91,7 @@ fn sample_report() -> RunReport {
             "response is missing or empty",
         )],
         problem: None,
+        review: None,
     });
     report.push(CaseOutcome {
         index: 3,
@@ -94,6 +99,7 @@ fn sample_report() -> RunReport {
         status: Some(ItemStatus::Error),
         results: vec![],
         problem: Some("items[3].prompt: expected a non-empty string".to_owned()),
+        review: None,
     });
     report.push(CaseOutcome {
         index: 4,
@@ -104,6 +110,7 @@ fn sample_report() -> RunReport {
             "needs a judge that is not configured",
         )],
         problem: None,
+        review: None,
     });
     report.push(CaseOutcome {
         index: 5,
@@ -111,6 +118,7 @@ fn sample_report() -> RunReport {
         status: Some(ItemStatus::Pass),
         results: vec![EvalResult::scored("Relevance", true, 5.0, 3.0).with_reason(XSS_REASON)],
         problem: None,
+        review: None,
     });
     report
 }
@@ -335,6 +343,7 @@ fn m365_document_ignores_outcomes_pointing_nowhere() {
             status: Some(ItemStatus::Pass),
             results: vec![EvalResult::verdict("ExactMatch", true)],
             problem: None,
+            review: None,
         });
     }
     let document = json!({"schemaVersion": "1.4.0", "items": [
@@ -357,6 +366,7 @@ fn a_thread_that_could_not_be_evaluated_has_each_turn_in_error() {
         status: Some(ItemStatus::Error),
         results: Vec::new(),
         problem: Some("/items/0/turns/1/prompt: expected a string".to_owned()),
+        review: None,
     });
     let document = json!({"schemaVersion": "1.4.0", "items": [
         {"name": "n", "turns": [{"prompt": "t", "status": "pass"}, {"prompt": 7}, "odd"]}
@@ -389,6 +399,7 @@ fn thread_without_any_status_has_no_summary() {
         status: None,
         results: vec![EvalResult::skipped("Relevance", "no judge")],
         problem: None,
+        review: None,
     });
     let document = json!({"schemaVersion": "1.2.0", "items": [{"turns": [{"prompt": "t", "status": "pass"}],
         "summary": {"turns_total": 1, "turns_passed": 1, "turns_failed": 0, "turns_partial": 0,

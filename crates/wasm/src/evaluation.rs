@@ -43,25 +43,28 @@ impl Evaluation {
 
     /// Writes the run in `format`, exactly as `agenteval score --format` does: `document` (M365
     /// input: the scored eval document), `report`, `foundry` (Foundry input: the rows with flat
-    /// result keys), `csv`, `junit`, `md` or `html`.
+    /// result keys), `csv`, `junit`, `md` or `html`; with `options.reviews`, the reviews beside
+    /// the verdicts (as `applyReviews` sets them; the run kept is not changed).
     #[wasm_bindgen(js_name = render)]
     pub fn render_format(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Format")] format: JsValue,
         options: Option<crate::types::OutputOptionsArg>,
     ) -> Result<String, JsValue> {
-        let options = OptionsObject::read(options, "options", &["evaluatedAt", "title"])?;
+        let options =
+            OptionsObject::read(options, "options", &["evaluatedAt", "title", "reviews"])?;
         let format = render::read_format(&format)?;
         let settings = Settings::read(&options)?;
+        let reviewed = crate::review::with_option(&self.report, &options)?;
+        let report = reviewed.as_ref().unwrap_or(&self.report);
         if let (Format::Document, Dataset::M365(document)) = (format, &mut self.dataset) {
-            return Ok(scored_document(
-                &mut document.document,
-                &self.report,
-                &settings,
-            ));
+            return Ok(match reviewed {
+                Some(_) => reviewed_document(&document.document, report, &settings),
+                None => scored_document(&mut document.document, report, &settings),
+            });
         }
         Ok(
-            render::render(&self.report, format, Some(&self.dataset), &settings)
+            render::render(report, format, Some(&self.dataset), &settings)
                 .map_err(|dialect| foreign_format(format, dialect))?,
         )
     }
@@ -76,6 +79,16 @@ pub fn foreign_format(format: Format, dialect: &str) -> crate::error::ApiError {
             format.name()
         ),
     )
+}
+
+/// The scored document's text with a reviewed report: written into a copy of `document`, since a
+/// review adds to the user's `extensions`, which writing the kept document again would not undo.
+pub fn reviewed_document(document: &Value, report: &RunReport, settings: &Settings) -> String {
+    let options = m365_document::DocumentOptions {
+        evaluated_at: settings.evaluated_at.clone(),
+    };
+    let scored = m365_document::write(document, report, &options);
+    serde_json::to_string_pretty(&scored).unwrap_or_default() + "\n"
 }
 
 /// The scored document's text, written into `document` itself instead of a copy: writing the same

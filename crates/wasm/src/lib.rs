@@ -4,7 +4,7 @@
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
 //! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, `readReport`, `evaluateRows` (and its
-//! `RowsEvaluation`), and `setWordnetLoader` (how a run that scores METEOR gets its WordNet table,
+//! `RowsEvaluation`), `applyReviews`, and `setWordnetLoader` (how a run that scores METEOR gets its WordNet table,
 //! registered by `pkg/load.js`).
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
@@ -22,6 +22,7 @@ pub mod options;
 pub mod read_report;
 pub mod render;
 pub mod report_json;
+pub mod review;
 pub mod rows;
 pub mod run;
 pub mod run_plan;

@@ -1,7 +1,9 @@
 //! A run report that went through JavaScript, read from its JSON value back into the core's
 //! report field by field. A field that does not fit is refused with its path and what was
 //! expected (`items[2].results[0].result: expected one of "pass", "fail", "error", "skipped",
-//! got "maybe"`). `tool`, `summary` and `judge` are not read: the summary is recomputed from the
+//! got "maybe"`); an entry's `review` is read and checked by the core (`review::read`), every
+//! problem named (`items[2].review.overrides[0].verdict: expected "pass" or "fail", got "maybe"`).
+//! `tool`, `summary` and `judge` are not read: the summary is recomputed from the
 //! items; the judge's run figures stay with the run that made them.
 //!
 //! Written out rather than derived: serde's derived readers of these types were 20 KB of the
@@ -10,6 +12,7 @@
 use agenteval_core::json::{Map, Value};
 use agenteval_core::outcome::{ErrorCode, EvalError, EvalResult, Usage, Verdict};
 use agenteval_core::report::{CaseOutcome, Dialect, RunReport};
+use agenteval_core::review;
 use agenteval_core::schema::got;
 use agenteval_core::status::ItemStatus;
 use agenteval_core::Details;
@@ -35,19 +38,55 @@ pub fn read(value: Value) -> Result<RunReport, String> {
 
 fn outcome(value: Value, path: &str) -> Result<CaseOutcome, String> {
     let mut fields = Fields::of(value, path)?;
-    Ok(CaseOutcome {
-        index: fields.take("index", count)?,
-        turn: fields.take("turn", |value, path| optional(value, path, count))?,
-        status: fields.take("status", |value, path| {
-            optional(value, path, |value, path| {
-                named(value, path, &ItemStatus::ALL, |status| status.as_str())
+    let index = fields.take("index", count)?;
+    let turn = fields.take("turn", |value, path| optional(value, path, count))?;
+    let status = fields.take("status", |value, path| {
+        optional(value, path, |value, path| {
+            named(value, path, &ItemStatus::ALL, |status| status.as_str())
+        })
+    })?;
+    let results = fields.take("results", |value, path| {
+        elements(value, path, |result, path| eval_result(result, &path))
+    })?;
+    let problem = fields.take_optional("problem", text)?;
+    let review = fields.take_optional("review", |value, path| {
+        review::read(&value, &results)
+            .map(Box::new)
+            .map_err(|problems| {
+                problems
+                    .iter()
+                    .map(|problem| {
+                        format!("{path}{}: {}", dotted(&problem.pointer), problem.message)
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
             })
-        })?,
-        results: fields.take("results", |value, path| {
-            elements(value, path, |result, path| eval_result(result, &path))
-        })?,
-        problem: fields.take_optional("problem", text)?,
+    })?;
+    Ok(CaseOutcome {
+        index,
+        turn,
+        status,
+        results,
+        problem,
+        review: review.filter(|review| !review.is_empty()),
     })
+}
+
+/// A JSON pointer relative to a value (`/overrides/0/verdict`) as the path that follows the
+/// value's own (`.overrides[0].verdict`).
+pub fn dotted(pointer: &str) -> String {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|token| {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            if !token.is_empty() && token.bytes().all(|byte| byte.is_ascii_digit()) {
+                format!("[{token}]")
+            } else {
+                format!(".{token}")
+            }
+        })
+        .collect()
 }
 
 fn eval_result(value: Value, path: &str) -> Result<EvalResult, String> {
@@ -253,6 +292,36 @@ mod tests {
             })
         );
         assert_eq!(report.summary.items, 1);
+    }
+
+    fn report_with_review(review: Value) -> Value {
+        json!({
+            "dialect": "m365",
+            "items": [{"index": 0, "turn": null, "status": "fail", "review": review,
+                "results": [{"evaluator": "PartialMatch", "result": "fail"}]}],
+        })
+    }
+
+    #[test]
+    fn a_review_is_read_beside_the_results_and_a_wrong_one_named_by_its_path() {
+        let report = read(report_with_review(
+            json!({"needs_review": true, "overrides": [
+            {"evaluator": "PartialMatch", "verdict": "pass", "comment": "same meaning"}]}),
+        ))
+        .expect("a valid review");
+        let review = report.items[0].review.as_deref().expect("the review");
+        assert_eq!(review.overrides[0].comment, "same meaning");
+        assert_eq!(report.items[0].results[0].result, Verdict::Fail);
+        assert_eq!(report.summary.review.overridden, 1);
+        let wrong = read(report_with_review(json!({"overrides": [
+            {"evaluator": "PartialMatch", "verdict": "maybe", "comment": "c"},
+            {"evaluator": "Nope", "verdict": "fail", "comment": "c"}]})));
+        assert_eq!(
+            wrong.unwrap_err(),
+            "items[0].review.overrides[0].verdict: expected \"pass\" or \"fail\", got \"maybe\"; items[0].review.overrides[1].evaluator: the entry has no result of `Nope` to override (it has PartialMatch)"
+        );
+        let empty = read(report_with_review(json!({"needs_review": false}))).unwrap();
+        assert_eq!(empty.items[0].review, None);
     }
 
     #[test]

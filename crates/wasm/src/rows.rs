@@ -392,8 +392,9 @@ impl RowsEvaluation {
     }
 
     /// Writes the run in `format`, exactly as `agenteval score --format` does (see
-    /// `Evaluation.render`). The `document` of an M365 document read item by item is written by
-    /// streaming its text again, as the CLI writes it.
+    /// `Evaluation.render`, `options.reviews` too). The `document` of an M365 document read item by
+    /// item is written by streaming its text again, as the CLI writes it (read whole when it has
+    /// reviews to write).
     ///
     /// # Errors
     /// `invalidArgument` for an unknown format, or one that writes into another dialect.
@@ -403,24 +404,40 @@ impl RowsEvaluation {
         #[wasm_bindgen(unchecked_param_type = "Format")] format: JsValue,
         options: Option<crate::types::OutputOptionsArg>,
     ) -> Result<String, JsValue> {
-        let options = OptionsObject::read(options, "options", &["evaluatedAt", "title"])?;
+        let options =
+            OptionsObject::read(options, "options", &["evaluatedAt", "title", "reviews"])?;
         let format = render::read_format(&format)?;
         let settings = Settings::read(&options)?;
+        let reviewed = crate::review::with_option(&self.report, &options)?;
+        let report = reviewed.as_ref().unwrap_or(&self.report);
         let dataset = match (&mut self.kept, format) {
-            (Kept::Text { text, outline }, Format::Document) => {
+            (Kept::Text { text, outline }, Format::Document) if reviewed.is_none() => {
                 return streamed_document(text, outline.clone(), &settings);
             }
-            (Kept::Dataset(Dataset::M365(document)), Format::Document) => {
+            (Kept::Text { text, .. }, Format::Document) => {
+                let loaded =
+                    agenteval_core::dataset::load(text.as_bytes(), None).map_err(|error| {
+                        ApiError::input(ErrorCode::InvalidDataset, "dataset", error)
+                    })?;
+                let Dataset::M365(mut document) = loaded.dataset else {
+                    return Err(evaluation::foreign_format(format, "an M365 eval document").into());
+                };
                 return Ok(evaluation::scored_document(
                     &mut document.document,
-                    &self.report,
+                    report,
                     &settings,
                 ));
+            }
+            (Kept::Dataset(Dataset::M365(document)), Format::Document) => {
+                return Ok(match reviewed {
+                    Some(_) => evaluation::reviewed_document(&document.document, report, &settings),
+                    None => evaluation::scored_document(&mut document.document, report, &settings),
+                });
             }
             (Kept::Dataset(dataset), _) => Some(&*dataset),
             (Kept::Text { .. } | Kept::Nothing, _) => None,
         };
-        Ok(render::render(&self.report, format, dataset, &settings)
+        Ok(render::render(report, format, dataset, &settings)
             .map_err(|dialect| evaluation::foreign_format(format, dialect))?)
     }
 }

@@ -204,6 +204,8 @@ export interface WorkerClient {
   render(report: RunReport, format: Format, options?: RenderOptions | null): Promise<string>;
   /** `readReport` in the worker. */
   readReport(dataset: DatasetInput): Promise<RunReport>;
+  /** `applyReviews` in the worker. */
+  applyReviews(report: RunReport, reviews: EntryReview[]): Promise<RunReport>;
   /**
    * Calls `method` of a worker that serves it with the package's protocol (`serve` in
    * `agenteval/protocol`): its progress, results and rows go to the hooks; an abort rejects
@@ -329,6 +331,19 @@ pub struct CustomResultObject {
 
 /// Output formats of `render` (the CLI's `--format`): the core's own table, declared from it.
 pub use agenteval_core::plan::OutputFormat as Format;
+
+#[wasm_bindgen(typescript_custom_section)]
+const ENTRY_REVIEW: &str = r#"
+/**
+ * A review to set on one entry of a run report with `applyReviews`: the entry's `index` and
+ * `turn` (absent or `null` for a single-turn item), and its review (`null` removes it).
+ */
+export interface EntryReview {
+  index: number;
+  turn?: number | null;
+  review: Review | null;
+}
+"#;
 
 #[wasm_bindgen(typescript_custom_section)]
 const FORMAT_NAME: &str = r#"
@@ -488,6 +503,10 @@ pub struct OutputOptions {
     /// Title of the HTML report and JUnit suite name (default `agenteval`).
     #[tsify(optional)]
     pub title: Option<String>,
+    /// Reviews written beside the run's verdicts (as `applyReviews` sets them); the run kept is
+    /// not changed.
+    #[tsify(optional, type = "EntryReview[]")]
+    pub reviews: Option<()>,
 }
 
 /// Options of `render`.

@@ -125,6 +125,47 @@ pub(crate) fn token_rows(report: &RunReport) -> Vec<(&str, [u64; 3])> {
         .collect()
 }
 
+/// A reviewer's verdict beside the evaluator's, in words: `fail, reviewer pass (ana,
+/// 2026-12-06T03:00:00Z): it answers the question`. `original` is the evaluator's verdict, when the
+/// entry has its result.
+pub(crate) fn override_text(
+    original: Option<crate::outcome::Verdict>,
+    entry: &crate::review::Override,
+) -> String {
+    let mut text = match original {
+        Some(verdict) => format!("{}, reviewer {}", verdict.as_str(), entry.verdict.as_str()),
+        None => format!("reviewer {}", entry.verdict.as_str()),
+    };
+    let by: Vec<&str> = [entry.reviewer.as_deref(), entry.at.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !by.is_empty() {
+        text.push_str(&format!(" ({})", by.join(", ")));
+    }
+    text.push_str(&format!(": {}", entry.comment));
+    text
+}
+
+/// The lines of an entry's review other than its overrides: `needs review`, the comment, and what
+/// could not be read of it.
+pub(crate) fn review_notes(review: &crate::review::Review) -> Vec<String> {
+    let mut notes = Vec::new();
+    if review.needs_review {
+        notes.push("needs review".to_owned());
+    }
+    if let Some(comment) = &review.comment {
+        notes.push(format!("comment: {comment}"));
+    }
+    notes.extend(
+        review
+            .problems
+            .iter()
+            .map(|problem| format!("review problem: {problem}")),
+    );
+    notes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

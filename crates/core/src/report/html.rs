@@ -1,11 +1,13 @@
-//! Self-contained HTML report: status counts, the per-evaluator aggregate table and one card per
-//! item or turn (evaluator | result | score | threshold | reason).
+//! Self-contained HTML report: status counts, the per-evaluator aggregate table, the review counts
+//! (when any entry has a review) and one card per item or turn (evaluator | result | score |
+//! threshold | reason, and a review column beside them on a reviewed entry, with its notes).
 //!
 //! Inline CSS only: no scripts, no external resources, and a Content-Security-Policy that forbids
 //! both. Every piece of dataset, agent or evaluator text is HTML-escaped, since it is untrusted.
 //! No IO.
 
 use crate::outcome::EvalResult;
+use crate::review::Review;
 
 use super::format;
 use super::{CaseOutcome, RunReport};
@@ -18,7 +20,7 @@ th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .card h3{font-size:1rem;margin:.2rem 0 .5rem}\
 .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}\
 .partial,.error{color:#9a6700;font-weight:600}.skipped,.none{color:#656d76}\
-.problem{color:#cf222e}td.reason{white-space:pre-wrap}pre{white-space:pre-wrap;margin:.3rem 0;font-size:.85em}";
+.problem{color:#cf222e}.review{color:#8250df}td.reason{white-space:pre-wrap}pre{white-space:pre-wrap;margin:.3rem 0;font-size:.85em}";
 
 /// The report as a standalone HTML page titled `title`.
 pub fn write(report: &RunReport, title: &str) -> String {
@@ -32,6 +34,12 @@ pub fn write(report: &RunReport, title: &str) -> String {
     page.push_str(&status_table(report));
     page.push_str(&aggregate_table(report));
     page.push_str(&judge_tables(report));
+    if let Some(counts) = report.summary.review.describe() {
+        page.push_str(&format!(
+            "<h2>Review</h2>\n<p class=\"review\">{}</p>\n",
+            escape(&counts)
+        ));
+    }
     page.push_str("<h2>Items</h2>\n");
     for outcome in &report.items {
         page.push_str(&card(outcome));
@@ -114,10 +122,19 @@ fn card(outcome: &CaseOutcome) -> String {
             escape(problem)
         ));
     }
+    let review = outcome.review.as_deref();
+    for note in review.map(format::review_notes).unwrap_or_default() {
+        card.push_str(&format!("<p class=\"review\">{}</p>\n", escape(&note)));
+    }
     if !outcome.results.is_empty() {
-        card.push_str("<table>\n<tr><th>Evaluator</th><th>Result</th><th>Score</th><th>Threshold</th><th>Reason</th></tr>\n");
+        card.push_str("<table>\n<tr><th>Evaluator</th><th>Result</th><th>Score</th><th>Threshold</th><th>Reason</th>");
+        if review.is_some() {
+            card.push_str("<th>Review</th>");
+        }
+        card.push_str("</tr>\n");
         for result in &outcome.results {
-            card.push_str(&result_row(result));
+            let review = review.map(|review| review_cell(result, review));
+            card.push_str(&result_row(result, review.as_deref().unwrap_or("")));
         }
         card.push_str("</table>\n");
     }
@@ -125,7 +142,8 @@ fn card(outcome: &CaseOutcome) -> String {
     card
 }
 
-fn result_row(result: &EvalResult) -> String {
+/// A result's row of a card's table, `after` (more cells) at its end.
+fn result_row(result: &EvalResult, after: &str) -> String {
     let verdict = result.result.as_str();
     let reason = match &result.error {
         Some(error) => format!(
@@ -145,11 +163,34 @@ fn result_row(result: &EvalResult) -> String {
         )
     };
     format!(
-        "<tr><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"reason\">{reason}{details}</td></tr>\n",
+        "<tr><td>{}</td><td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"reason\">{reason}{details}</td>{after}</tr>\n",
         escape(&result.evaluator),
         format::optional_number(result.score),
         format::optional_number(result.threshold),
     )
+}
+
+/// The reviewer's verdict on `result`, with who, when and why; empty when it has none.
+fn review_cell(result: &EvalResult, review: &Review) -> String {
+    match review.override_of(&result.evaluator) {
+        Some(entry) => {
+            let verdict = entry.verdict.as_str();
+            let by: Vec<&str> = [entry.reviewer.as_deref(), entry.at.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect();
+            let by = if by.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", escape(&by.join(", ")))
+            };
+            format!(
+                "<td class=\"reason\"><span class=\"{verdict}\">{verdict}</span>{by}: {}</td>",
+                escape(&entry.comment)
+            )
+        }
+        None => "<td></td>".to_owned(),
+    }
 }
 
 /// HTML-escapes untrusted text for element content and quoted attributes; control characters
@@ -188,6 +229,6 @@ mod tests {
             assert!(STYLE.contains(&format!(".{}", status.as_str())));
         }
         let error = EvalResult::error("X", ErrorCode::EvaluatorError, "m");
-        assert!(result_row(&error).contains("class=\"error\""));
+        assert!(result_row(&error, "").contains("class=\"error\""));
     }
 }

@@ -2,7 +2,10 @@
 //!
 //! `classname` is `item-N` or `item-N.turn-M` (0-based), `name` the evaluator. A fail is a
 //! `<failure>`, an error an `<error type="<code>">`, a skip a `<skipped>`. An item that could not be
-//! scored (`problem`) adds one test case named `item` with `<error type="invalidItem">`. All text is
+//! scored (`problem`) adds one test case named `item` with `<error type="invalidItem">`. On a
+//! reviewed entry each test case carries its review as `<properties>` (`review.needs_review`,
+//! `review.entry_comment`, and the reviewer's `review.verdict`, `review.comment`,
+//! `review.reviewer`, `review.at` on that evaluator); the outcome element stays the evaluator's. All text is
 //! XML-escaped and characters XML 1.0 forbids are dropped. No IO.
 
 use crate::outcome::{EvalResult, Verdict};
@@ -70,8 +73,10 @@ fn test_case(classname: &str, outcome: &CaseOutcome, result: &EvalResult) -> Str
         attribute(&result.evaluator)
     );
     let reason = result.reason.as_deref().unwrap_or("");
+    let properties = review_properties(outcome, result);
     let body = match result.result {
-        Verdict::Pass => return format!("{open}/>\n"),
+        Verdict::Pass if properties.is_empty() => return format!("{open}/>\n"),
+        Verdict::Pass => String::new(),
         Verdict::Fail => {
             let message = if reason.is_empty() { "fail" } else { reason };
             format!(
@@ -95,7 +100,46 @@ fn test_case(classname: &str, outcome: &CaseOutcome, result: &EvalResult) -> Str
         }
         Verdict::Skipped => format!("      <skipped message=\"{}\"/>\n", attribute(reason)),
     };
-    format!("{open}>\n{body}    </testcase>\n")
+    format!("{open}>\n{properties}{body}    </testcase>\n")
+}
+
+/// The `<properties>` of a test case on a reviewed entry: `review.needs_review` and
+/// `review.comment` of the entry, then the reviewer's `review.verdict`, `review.comment`,
+/// `review.reviewer` and `review.at` on this result; empty without a review.
+fn review_properties(outcome: &CaseOutcome, result: &EvalResult) -> String {
+    let Some(review) = &outcome.review else {
+        return String::new();
+    };
+    let mut properties: Vec<(&str, &str)> = Vec::new();
+    if review.needs_review {
+        properties.push(("review.needs_review", "true"));
+    }
+    if let Some(comment) = &review.comment {
+        properties.push(("review.entry_comment", comment));
+    }
+    if let Some(entry) = review.override_of(&result.evaluator) {
+        properties.push(("review.verdict", entry.verdict.as_str()));
+        properties.push(("review.comment", &entry.comment));
+        properties.extend(
+            entry
+                .reviewer
+                .as_deref()
+                .map(|who| ("review.reviewer", who)),
+        );
+        properties.extend(entry.at.as_deref().map(|at| ("review.at", at)));
+    }
+    if properties.is_empty() {
+        return String::new();
+    }
+    let mut written = String::from("      <properties>\n");
+    for (name, value) in properties {
+        written.push_str(&format!(
+            "        <property name=\"{name}\" value=\"{}\"/>\n",
+            attribute(value)
+        ));
+    }
+    written.push_str("      </properties>\n");
+    written
 }
 
 fn failure_details(outcome: &CaseOutcome, result: &EvalResult) -> String {

@@ -1,5 +1,6 @@
-//! Markdown summary: the run's status counts, a per-evaluator table, and the items that did not
-//! pass with their reasons.
+//! Markdown summary: the run's status counts, a per-evaluator table, the reviews (when any entry
+//! has one: the counts, then each reviewed entry's notes and overrides beside the evaluators'
+//! verdicts), and the items that did not pass with their reasons.
 //!
 //! Dataset and agent text is untrusted, and this output is rendered where it lands (CI job
 //! summaries, pull-request comments): nothing from the data may become a link, an image, HTML or
@@ -40,6 +41,7 @@ pub fn write(report: &RunReport) -> String {
         }
     }
     output.push_str(&judge_section(report));
+    output.push_str(&review_section(report));
     let problems: Vec<&CaseOutcome> = report
         .items
         .iter()
@@ -78,6 +80,40 @@ fn judge_section(report: &RunReport) -> String {
             section.push_str(&format!(
                 "| {} | {prompt} | {completion} | {total} |\n",
                 cell(name)
+            ));
+        }
+    }
+    section
+}
+
+/// The review counts and each reviewed entry: its notes, then each override beside the
+/// evaluator's verdict; empty when no entry was reviewed.
+fn review_section(report: &RunReport) -> String {
+    let Some(counts) = report.summary.review.describe() else {
+        return String::new();
+    };
+    let mut section = format!("\n## Review\n\n{}\n\n", cell(&counts));
+    for outcome in &report.items {
+        let Some(review) = &outcome.review else {
+            continue;
+        };
+        section.push_str(&format!(
+            "- **{}**\n",
+            format::case_label(outcome.index, outcome.turn)
+        ));
+        for note in format::review_notes(review) {
+            section.push_str(&format!("  - {}\n", cell(&note)));
+        }
+        for entry in &review.overrides {
+            let original = outcome
+                .results
+                .iter()
+                .find(|result| result.evaluator == entry.evaluator)
+                .map(|result| result.result);
+            section.push_str(&format!(
+                "  - {}: {}\n",
+                cell(&entry.evaluator),
+                cell(&format::override_text(original, entry))
             ));
         }
     }

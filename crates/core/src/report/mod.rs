@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::outcome::{EvalResult, Usage, Verdict};
+use crate::review::{Review, ReviewSummary};
 use crate::status::ItemStatus;
 
 pub mod csv;
@@ -15,6 +16,7 @@ mod json;
 pub mod junit;
 pub mod markdown;
 pub(crate) mod pretty;
+pub mod reviews;
 
 pub use json::{to_json, write_json};
 
@@ -80,6 +82,10 @@ pub struct CaseOutcome {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub problem: Option<String>,
+    /// A reviewer's review of the entry, beside its results (which it never changes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub review: Option<Box<Review>>,
 }
 
 /// Per-evaluator tallies across a run.
@@ -156,6 +162,10 @@ pub struct Summary {
         tsify(type = "{ [evaluator: string]: EvaluatorSummary }")
     )]
     per_evaluator: Vec<(String, EvaluatorSummary)>,
+    /// Review counts, when any entry has a review.
+    #[serde(skip_serializing_if = "ReviewSummary::is_empty")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub review: ReviewSummary,
 }
 
 impl Summary {
@@ -168,6 +178,9 @@ impl Summary {
             Some(ItemStatus::Partial) => self.partial += 1,
             Some(ItemStatus::Error) => self.error += 1,
             None => {}
+        }
+        if let Some(review) = &outcome.review {
+            self.review.add(review, &outcome.results);
         }
         for (place, result) in outcome.results.iter().enumerate() {
             let is_here = |(name, _): &(String, EvaluatorSummary)| *name == result.evaluator;
@@ -317,6 +330,7 @@ mod tests {
                 .map(|&(name, passed)| EvalResult::verdict(name, passed))
                 .collect(),
             problem: None,
+            review: None,
         }
     }
 

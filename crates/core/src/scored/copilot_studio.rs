@@ -7,7 +7,9 @@
 //! gets the default, GeneralQuality). `result_N` is `Pass`, `Fail`, `Skipped` or `Error`;
 //! `passingScore_N` the threshold applied as the input gave it (empty where none applies);
 //! `explanation_N` the reason (the error message for errors; for a row that could not be read,
-//! its problem); `score_N` the score, where the method has one.
+//! its problem); `score_N` the score, where the method has one. A run with reviews adds
+//! `review_N` (the reviewer's `Pass` or `Fail`, beside `result_N`) and `reviewComment_N` to each
+//! method's group, and `needsReview` (`true`/`false`) and `reviewComment` after the methods.
 //!
 //! RFC 4180, lines ending in CRLF; fields with a comma, quote, CR or LF are quoted. Every cell
 //! that comes from the data or quotes it (the dataset's own cells, column names, `explanation_N`)
@@ -18,12 +20,14 @@
 use crate::dataset::copilot_studio::methods::{self, RowMethod};
 use crate::dataset::copilot_studio::{CopilotStudioSet, Row};
 use crate::outcome::{EvalResult, Verdict};
+use crate::review::ReviewVerdict;
 
 use crate::report::{csv, format, CaseOutcome, RunReport};
 
 /// `set` with the results of `report` (its entries in row order), as CSV text.
 pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {
     let numbers = method_numbers(set);
+    let reviewed = report.items.iter().any(|outcome| outcome.review.is_some());
     let columns = &set.columns;
     let mut output = String::new();
     let mut header: Vec<String> = ["question", "expectedResponse", "actualResponse"]
@@ -40,6 +44,12 @@ pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {
         ] {
             header.push(format!("{name}{number}"));
         }
+        if reviewed {
+            header.extend(REVIEW_METHOD_COLUMNS.map(|name| format!("{name}{number}")));
+        }
+    }
+    if reviewed {
+        header.extend(REVIEW_ROW_COLUMNS.map(str::to_owned));
     }
     header.extend(
         columns
@@ -65,8 +75,31 @@ pub fn write(set: &CopilotStudioSet, report: &RunReport) -> String {
             Some(_) => Vec::new(),
             None => methods::row_methods(columns, row),
         };
+        let review = outcome.and_then(|outcome| outcome.review.as_deref());
         for number in &numbers {
             cells.extend(method_cells(set, row, &row_methods, outcome, *number));
+            if reviewed {
+                let method = row_methods.iter().find(|method| method.number == *number);
+                let entry = method
+                    .zip(review)
+                    .and_then(|(method, review)| review.override_of(&method.label));
+                cells.push(entry.map_or_else(String::new, |entry| {
+                    review_verdict(entry.verdict).to_owned()
+                }));
+                cells.push(csv::text_cell(entry.map_or("", |entry| &entry.comment)));
+            }
+        }
+        if reviewed {
+            cells.push(if review.is_some_and(|review| review.needs_review) {
+                "true".to_owned()
+            } else {
+                "false".to_owned()
+            });
+            cells.push(csv::text_cell(
+                review
+                    .and_then(|review| review.comment.as_deref())
+                    .unwrap_or(""),
+            ));
         }
         cells.extend(
             columns
@@ -155,6 +188,19 @@ fn method_cells(
             result.and_then(|result| result.score),
         )),
     ]
+}
+
+/// The columns of a method's review, per method N, in a run with reviews.
+const REVIEW_METHOD_COLUMNS: [&str; 2] = ["review_", "reviewComment_"];
+
+/// The columns of a row's review, after the methods, in a run with reviews.
+const REVIEW_ROW_COLUMNS: [&str; 2] = ["needsReview", "reviewComment"];
+
+fn review_verdict(verdict: ReviewVerdict) -> &'static str {
+    match verdict {
+        ReviewVerdict::Pass => "Pass",
+        ReviewVerdict::Fail => "Fail",
+    }
 }
 
 fn verdict(result: &EvalResult) -> &'static str {

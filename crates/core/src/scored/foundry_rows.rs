@@ -13,7 +13,8 @@
 //!
 //! The skipped shape is the reference's not-applicable shape; the error shape has no reference
 //! counterpart (the reference raises), so it names itself. A row that could not be read at all
-//! becomes an error row ([`output_row`]). No IO.
+//! becomes an error row ([`output_row`]). A reviewed row ends with `review`, its review object
+//! (`needs_review`, `comment`, `overrides`), beside the criteria's own keys. No IO.
 
 use crate::dataset::foundry::FoundryRow;
 use crate::json::{Map, Number, Value};
@@ -31,8 +32,14 @@ pub fn row(input_row: &Map<String, Value>, outcome: &CaseOutcome) -> Map<String,
             output.insert(key, value);
         }
     }
+    if let Some(review) = &outcome.review {
+        output.insert(REVIEW_KEY.to_owned(), review.to_value());
+    }
     output
 }
+
+/// The key of a reviewed row's review (the object every format writes).
+pub const REVIEW_KEY: &str = "review";
 
 /// The output row for `input`, whatever it is: [`row`] for a usable row; for an unusable one (a
 /// JSONL line that is not a JSON object), an error row that keeps where it was, what it said and

@@ -1,5 +1,6 @@
 //! Writes a run's outcomes back into the M365 eval document they came from: per item and turn
-//! `scores`, `status` and `error`, per thread `summary`, and `metadata.evaluatedAt`.
+//! `scores`, `status` and `error`, per thread `summary`, and `metadata.evaluatedAt`; an entry's
+//! review goes to its `extensions.review`.
 //!
 //! Everything the user wrote (including `response`) keeps its value and key order; only the output
 //! fields of the items and turns the report covers are replaced. Shapes follow the document's own
@@ -11,6 +12,7 @@ use crate::json::{Map, Number, Value};
 
 use crate::evaluators;
 use crate::outcome::{ErrorCode, EvalResult, Verdict};
+use crate::review::Review;
 use crate::status::{self, ItemStatus};
 
 use crate::report::pretty::ObjectWriter;
@@ -26,6 +28,9 @@ pub struct DocumentOptions {
 /// Message of the item-level error when the item has no captured response to score.
 pub const NO_RESPONSE_MESSAGE: &str =
     "Agent request failed: no captured agent response to score (response is missing or empty).";
+
+/// The member of an item's or turn's `extensions` that holds its review.
+pub const REVIEW_EXTENSION: &str = "review";
 
 /// Start of the item-level error message of an item or turn that could not be evaluated (an
 /// outcome with a problem): `Item could not be evaluated: {problem}`, or with a full stop alone.
@@ -203,7 +208,7 @@ pub fn write_scored_item(
     let has_output_fields = ["turns", "scores", "status", "error"]
         .iter()
         .any(|key| members.get(key).is_some());
-    if outcome.turn.is_some() || has_output_fields {
+    if outcome.turn.is_some() || outcome.review.is_some() || has_output_fields {
         return Ok(false);
     }
     let mut keys = [""; MOST_SCORES_WRITTEN_DIRECTLY];
@@ -309,6 +314,20 @@ fn write_case(target: &mut Map<String, Value>, outcome: &CaseOutcome, with_codes
         outcome.status.map(|status| Value::from(status.as_str())),
     );
     replace_or_remove(target, "error", error_object(outcome));
+    if let Some(review) = &outcome.review {
+        write_review(target, review);
+    }
+}
+
+/// Puts `review` under `extensions.review` (the schema's extension point of items and turns),
+/// keeping the other extensions; an `extensions` that is not an object is left as it is.
+fn write_review(target: &mut Map<String, Value>, review: &Review) {
+    if !target.contains_key("extensions") {
+        target.insert("extensions".to_owned(), Value::Object(Map::new()));
+    }
+    if let Some(Value::Object(extensions)) = target.get_mut("extensions") {
+        extensions.insert(REVIEW_EXTENSION.to_owned(), review.to_value());
+    }
 }
 
 /// Inserts `value` under `key` (keeping the key's position if present) or removes a stale one.
@@ -553,6 +572,7 @@ mod tests {
             status: status::item_status(&results, true),
             results,
             problem: None,
+            review: None,
         }
     }
 

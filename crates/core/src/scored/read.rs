@@ -169,6 +169,7 @@ fn unreadable(index: usize, turn: Option<usize>, problem: String) -> CaseOutcome
         status: Some(ItemStatus::Error),
         results: Vec::new(),
         problem: Some(problem),
+        review: None,
     }
 }
 
@@ -321,7 +322,9 @@ mod tests {
                 {"prompt": "p", "response": "r", "scores": {"exactMatch": {"match": true, "result": "pass"},
                  "citations": {"count": 2, "result": "pass", "threshold": 1, "format": "bracket"},
                  "relevance": {"result": "error", "error": "judge down", "code": "judgeTimeout"}},
-                 "status": "partial", "error": {"code": "evaluatorsFailed", "message": "m"}},
+                 "status": "partial", "error": {"code": "evaluatorsFailed", "message": "m"},
+                 "extensions": {"review": {"needs_review": true, "comment": "c", "overrides": [
+                    {"evaluator": "ExactMatch", "verdict": "fail", "comment": "no", "reviewer": "r", "at": "2026-01-01T00:00:00Z"}]}}},
                 {"turns": [{"prompt": "t", "response": "", "scores": {}, "status": "error",
                   "error": {"code": "agentRequestFailed", "message": "Agent request failed"}}],
                  "summary": {"overall_status": "error"}}]}"#,
@@ -335,6 +338,12 @@ mod tests {
             if let Ok(report) = read_report(&bytes) {
                 let entries = report.items.len();
                 assert_eq!(report.summary.items, entries);
+                let reviewed = report
+                    .items
+                    .iter()
+                    .filter(|entry| entry.review.is_some())
+                    .count();
+                assert_eq!(report.summary.review.entries, reviewed);
                 let indices: Vec<usize> = report.items.iter().map(|entry| entry.index).collect();
                 assert!(
                     indices.windows(2).all(|pair| pair[0] <= pair[1]),

@@ -125,6 +125,7 @@ impl CopilotStudioSet {
                 status: Some(ItemStatus::Error),
                 results: Vec::new(),
                 problem: Some(format!("no row {index}")),
+                review: None,
             };
         };
         if let Some(problem) = &row.problem {
@@ -134,6 +135,7 @@ impl CopilotStudioSet {
                 status: Some(ItemStatus::Error),
                 results: Vec::new(),
                 problem: Some(problem.clone()),
+                review: None,
             };
         }
         let response = row.optional(self.columns.actual_response).unwrap_or("");
@@ -149,6 +151,7 @@ impl CopilotStudioSet {
             status: item_status(&results, has_response),
             results,
             problem: None,
+            review: None,
         }
     }
 

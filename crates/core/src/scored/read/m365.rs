@@ -10,6 +10,7 @@
 //! | ErroredScore `error`, `code` | the result's `error` message and code (`evaluatorError` when the code is absent, as before schema 1.9, or unknown; an unknown one is kept in the details) |
 //! | any other member of a score | the result's details, in stored order |
 //! | `error.message` of an item or turn with status `error` and no scores | the entry's `problem` (without our writer's `Item could not be evaluated: `) |
+//! | `extensions.review` | the entry's review (`review::read_stored`: what cannot be read is kept in its `problems`, and the entry marked as needing review) |
 //!
 //! The thread `summary` and `metadata` are not read: the report's summary is recomputed. A thread
 //! whose every turn carries our writer's "could not be evaluated" error with the same message is one
@@ -23,8 +24,9 @@ use crate::evaluators;
 use crate::json::{Map, Value};
 use crate::outcome::{ErrorCode, EvalResult, Verdict};
 use crate::report::CaseOutcome;
+use crate::review;
 use crate::schema::got;
-use crate::scored::m365_document::ITEM_PROBLEM_MESSAGE;
+use crate::scored::m365_document::{ITEM_PROBLEM_MESSAGE, REVIEW_EXTENSION};
 use crate::status::{item_status, ItemStatus};
 use crate::Details;
 
@@ -138,6 +140,7 @@ fn read_case(
         status: None,
         results: Vec::new(),
         problem: None,
+        review: None,
     };
     let (scores, status) = (fields.get("scores"), fields.get("status"));
     if scores.is_none() && status.is_none() {
@@ -195,6 +198,13 @@ fn read_case(
             outcome.problem = Some(problem.to_owned());
             item_problem = ours;
         }
+    }
+    if let Some(stored) = fields
+        .get("extensions")
+        .and_then(|extensions| extensions.get(REVIEW_EXTENSION))
+    {
+        let pointer = format!("{pointer}/extensions/{REVIEW_EXTENSION}");
+        outcome.review = review::read_stored(stored, &outcome.results, &pointer).map(Box::new);
     }
     Case {
         outcome,

@@ -133,6 +133,7 @@ fn read_entry(index: usize, entry: Value) -> CaseOutcome {
         status: item_status(&results, has_response),
         results,
         problem: None,
+        review: None,
     }
 }
 
