@@ -1,0 +1,3 @@
+//! Comparing two scored runs of the same dataset.
+
+pub mod stats;
