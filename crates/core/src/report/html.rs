@@ -154,7 +154,7 @@ fn result_row(result: &EvalResult) -> String {
 
 /// HTML-escapes untrusted text for element content and quoted attributes; control characters
 /// other than tab and line breaks are dropped.
-fn escape(raw: &str) -> String {
+pub(crate) fn escape(raw: &str) -> String {
     let mut escaped = String::with_capacity(raw.len());
     for c in raw.chars() {
         match c {
