@@ -128,6 +128,7 @@ export function connectWorker(worker = defaultWorker()) {
     version: () => request("version", []),
     render: (report, format, options) => request("render", [report, format, options]),
     readReport: (dataset) => request("readReport", [dataset]),
+    compare: (baseline, candidate, options) => request("compare", [baseline, candidate, options]),
     score: async (dataset, options) => {
       const [rest, hooks] = split(options, "score");
       return request("score", [dataset, rest], hooks);

@@ -12,6 +12,7 @@ export {
   render,
   readReport,
   rescoreDataset,
+  compare,
   evaluateRows,
   version,
   connectWorker,

@@ -69,6 +69,14 @@ pub fn read(name: &str, bytes: &[u8], key: Option<&str>) -> Result<Run, ReadErro
             ))),
         });
     };
+    read_value(name, value, key)
+}
+
+/// [`read`] over an already-parsed value.
+///
+/// # Errors
+/// As [`scored::read_report_value`].
+pub fn read_value(name: &str, value: Value, key: Option<&str>) -> Result<Run, ReadError> {
     let (form, identities) = identities(&value, key);
     let report = scored::read_report_value(value)?;
     Ok(from_report(name, form, &report, identities))
