@@ -54,6 +54,10 @@ async function returned() {
   );
   setTimeout(() => controller.abort(), 300);
   const document = await agenteval.scoreDocument(demo, { evaluatedAt: "2026-01-01T00:00:00Z" });
+  const inserted = JSON.parse(demo);
+  inserted.items.unshift({ prompt: "A new question?", response: "An answer.", expected_response: "The answer." });
+  inserted.items.push({ name: "thread", turns: [item("Paris."), item("Lyon.")] });
+  const candidate = (await agenteval.scoreDocument(JSON.stringify(inserted))).document;
   return [
     ["EvaluatorInfo[]", agenteval.evaluators()],
     [
@@ -89,6 +93,7 @@ async function returned() {
     ["Progress[]", progress],
     ["CustomContext[]", contexts],
     ["ScoredDocument", document],
+    ["Comparison[]", [agenteval.compare(document.document, candidate), agenteval.compare(candidate, candidate, { directions: { partialMatch: "neutral" } })]],
   ];
 }
 
