@@ -197,6 +197,8 @@ pub fn run() -> Result<(), String> {
         size as f64 / 1e6
     );
 
+    crate::bench_runs::runs_against(&cli)?;
+
     ensure_reference()?;
     compare_with_reference(&inputs)?;
     wasm_against(&cli)?;

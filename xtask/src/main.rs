@@ -23,6 +23,7 @@
 //! Each command installs what it needs when it is missing. Arguments are parsed with clap.
 
 mod bench;
+mod bench_runs;
 mod compare;
 mod dist;
 mod judge;
@@ -61,7 +62,8 @@ enum Task {
     },
     /// The release CLI with profile-guided optimisation, and the npm package in pkg/.
     Build,
-    /// Every benchmark, or only the package's, the comparison, the judges' or the page's.
+    /// Every benchmark, or only the package's, the comparison, the judges', the page's or the
+    /// comparison of two runs.
     Bench {
         /// Only this benchmark.
         #[arg(value_enum)]
@@ -97,6 +99,8 @@ enum BenchKind {
     Judge,
     /// The page's drop-to-rendered and scroll frame times.
     Page,
+    /// `agenteval compare` on two 100 000-item scored runs.
+    Runs,
 }
 
 fn main() -> ExitCode {
@@ -119,6 +123,7 @@ fn main() -> ExitCode {
             Some(BenchKind::Compare) => bench::run_compare(),
             Some(BenchKind::Judge) => bench::run_judge(),
             Some(BenchKind::Page) => bench::run_page(),
+            Some(BenchKind::Runs) => bench_runs::run_runs(),
             None => bench::run(),
         },
         Task::Fuzz { seconds } => fuzz(seconds),

@@ -1,4 +1,4 @@
-//! The `compare` command: two scored files read and compared by the core
+//! The `compare` command: two scored files read (on two threads) and compared by the core
 //! (`agenteval_core::compare`), the comparison written as JSON, Markdown or HTML, a one-line
 //! verdict per failing metric on stderr, and the gate as the exit code: 1 when a metric meets
 //! `--fail-on`, 0 otherwise, 2 on bad input.
@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use agenteval_core::compare::{self, CompareError, CompareOptions, Direction, FailOn, Format};
+use agenteval_core::compare::{self, runs, CompareOptions, Direction, FailOn, Format, Run};
 
 use crate::{input, output, terminal, UsageError};
 
@@ -43,25 +43,17 @@ pub fn compare(args: &CompareArgs) -> Result<u8, UsageError> {
             .map(|text| direction(text))
             .collect::<Result<_, _>>()?,
     };
-    let baseline = read(args.baseline)?;
-    let candidate = read(args.candidate)?;
-    let comparison = compare::compare(
-        (input::source_name(args.baseline), &baseline),
-        (input::source_name(args.candidate), &candidate),
-        &options,
-    )
-    .map_err(|error| match error {
-        CompareError::Read { name, error } => UsageError(
-            error
-                .diagnostics()
-                .iter()
-                .map(|diagnostic| diagnostic.clone().in_source(&name).to_string())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        CompareError::Pairing(error) => UsageError(error.to_string()),
-    })?;
-    drop((baseline, candidate));
+    let key = options.key.as_deref();
+    let (baseline, candidate) = std::thread::scope(|scope| {
+        let candidate = scope.spawn(|| run(args.candidate, key));
+        let baseline = run(args.baseline, key);
+        let candidate = candidate
+            .join()
+            .unwrap_or_else(|_| Err(UsageError("reading the candidate failed".to_owned())));
+        (baseline, candidate)
+    });
+    let comparison = compare::compare_runs(&baseline?, &candidate?, &options)
+        .map_err(|error| UsageError(error.to_string()))?;
     let mut writer = output::open_output(args.out)?;
     writer
         .write_all(compare::render(&comparison, args.format).as_bytes())
@@ -87,11 +79,22 @@ pub fn compare(args: &CompareArgs) -> Result<u8, UsageError> {
     Ok(u8::from(!failing.is_empty()))
 }
 
-fn read(path: &str) -> Result<Vec<u8>, UsageError> {
+/// The scored run in the file at `path`, read by the core; its bytes are dropped once read.
+fn run(path: &str, key: Option<&str>) -> Result<Run, UsageError> {
     let name = input::source_name(path);
-    input::open(path)?
+    let bytes = input::open(path)?
         .read_all()
-        .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))
+        .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
+    runs::read(name, &bytes, key).map_err(|error| {
+        UsageError(
+            error
+                .diagnostics()
+                .iter()
+                .map(|diagnostic| diagnostic.clone().in_source(name).to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    })
 }
 
 /// `EVALUATOR=DIRECTION`.

@@ -43,9 +43,9 @@ pub fn render(comparison: &Comparison, format: Format) -> String {
     }
 }
 
-/// The JSON contract, pretty-printed, with a final newline.
+/// The JSON contract, compact (a comparison lists every paired item), with a final newline.
 pub fn json(comparison: &Comparison) -> String {
-    let mut text = serde_json::to_string_pretty(comparison).unwrap_or_default();
+    let mut text = serde_json::to_string(comparison).unwrap_or_default();
     text.push('\n');
     text
 }
