@@ -2,7 +2,8 @@
 //! CLI, the side-by-side comparison with azure-ai-evaluation 1.18.10 on identical inputs, the
 //! WebAssembly package's size, start-up time and throughput (`cargo xtask bench wasm` runs only
 //! that part), and the judges' throughput against the local judge and the scheduler's overhead
-//! per call (`cargo xtask bench judge` runs only those).
+//! per call (`cargo xtask bench judge` runs only those), and `agenteval compare` on two
+//! 100 000-item runs (`bench_runs`; `cargo xtask bench runs` runs only that).
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -10,7 +10,8 @@
 //!   WebAssembly package's size, start-up time and throughput against the native CLI, and the
 //!   judges' throughput and overhead per call; `bench wasm` runs only the package's figures,
 //!   `bench compare` only the comparison, `bench judge` only the judges', `bench page` only the web
-//!   page's (drop-to-rendered and scroll frame times on the 100 000-item document).
+//!   page's (drop-to-rendered and scroll frame times on the 100 000-item document), `bench runs`
+//!   only `agenteval compare` on two 100 000-item scored runs (`bench_runs`).
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
@@ -40,7 +41,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use run::{cargo, project_root, Step};
 
 /// The subcommands, as the usage line shows them.
-const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
+const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page|runs]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
 
 /// The project's tooling.
 #[derive(Debug, Parser)]
