@@ -55,8 +55,7 @@ pub fn compare(args: &CompareArgs) -> Result<u8, UsageError> {
     let comparison = compare::compare_runs(&baseline?, &candidate?, &options)
         .map_err(|error| UsageError(error.to_string()))?;
     let mut writer = output::open_output(args.out)?;
-    writer
-        .write_all(compare::render(&comparison, args.format).as_bytes())
+    compare::write(&comparison, args.format, &mut writer)
         .and_then(|()| writer.flush())
         .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
     let failing: Vec<_> = comparison.failing(args.fail_on).collect();

@@ -22,7 +22,7 @@ pub use model::{
     PairedItem, PairingSummary, RunInfo, Side, Strength, Test, Unmatched, Verdicts,
 };
 pub use pairing::{PairingError, PairingKey};
-pub use render::{render, Format};
+pub use render::{render, write, Format};
 pub use runs::Run;
 
 use crate::scored::ReadError;

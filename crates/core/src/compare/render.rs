@@ -50,6 +50,24 @@ pub fn json(comparison: &Comparison) -> String {
     text
 }
 
+/// Writes [`render`]'s text to `out`, the JSON as it is produced, without holding it.
+///
+/// # Errors
+/// Whatever `out` returns.
+pub fn write(
+    comparison: &Comparison,
+    format: Format,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    match format {
+        Format::Json => {
+            serde_json::to_writer(&mut *out, comparison).map_err(std::io::Error::from)?;
+            out.write_all(b"\n")
+        }
+        Format::Markdown | Format::Html => out.write_all(render(comparison, format).as_bytes()),
+    }
+}
+
 /// The sentence said when no metric differs significantly.
 pub const NOTHING_SIGNIFICANT: &str =
     "No metric differs significantly between the two runs (p > 0.05, or too few pairs to tell).";

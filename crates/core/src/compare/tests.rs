@@ -430,3 +430,16 @@ fn the_json_contract_names_its_fields_and_untrusted_text_is_escaped() {
     let markdown = render::markdown(&comparison);
     assert!(!markdown.contains("[x](http"), "{markdown}");
 }
+
+#[test]
+fn writing_gives_the_bytes_rendering_gives() {
+    let comparison = compared(&passing(12), &passing(11));
+    for format in [Format::Json, Format::Markdown, Format::Html] {
+        let mut written = Vec::new();
+        write(&comparison, format, &mut written).unwrap();
+        assert_eq!(
+            String::from_utf8(written).unwrap(),
+            render(&comparison, format)
+        );
+    }
+}
