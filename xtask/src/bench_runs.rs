@@ -1,6 +1,6 @@
 //! `cargo xtask bench runs`: `agenteval compare` on two scored runs of 100 000 items each (ids,
 //! three evaluators, one item in fifty a two-turn thread, the candidate's scores moved on one item
-//! in ten and one item replaced), through the release CLI, writing the JSON: read both, pair,
+//! in ten and one item replaced), through the profile-guided release CLI, writing the JSON: read both, pair,
 //! test every metric, write. Target: under 1 s. (`bench compare` is the comparison with
 //! azure-ai-evaluation.)
 
@@ -8,18 +8,18 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::run::{cargo, project_root, Step};
-use crate::wasm;
+use crate::pgo;
+use crate::run::{project_root, Step};
 
 /// Items of each run.
 const ITEMS: usize = 100_000;
 /// Timed runs; the best is reported (the machine is shared, so the others measure its load).
 const ROUNDS: usize = 5;
 
-/// Builds the release CLI and times the comparison.
+/// Builds the release CLI with profile-guided optimisation, as the other figures are measured,
+/// and times the comparison.
 pub fn run_runs() -> Result<(), String> {
-    cargo(["build", "--release", "-q", "-p", "agenteval-cli"]).run()?;
-    runs_against(&wasm::target_dir().join("release/agenteval"))
+    runs_against(&pgo::build_cli()?)
 }
 
 /// Times `cli` comparing the two runs (written when missing), best of [`ROUNDS`], and prints
