@@ -129,6 +129,7 @@ export function connectWorker(worker = defaultWorker()) {
     render: (report, format, options) => request("render", [report, format, options]),
     readReport: (dataset) => request("readReport", [dataset]),
     applyReviews: (report, reviews) => request("applyReviews", [report, reviews]),
+    compare: (baseline, candidate, options) => request("compare", [baseline, candidate, options]),
     score: async (dataset, options) => {
       const [rest, hooks] = split(options, "score");
       return request("score", [dataset, rest], hooks);

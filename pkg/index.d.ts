@@ -13,6 +13,7 @@ export {
   readReport,
   rescoreDataset,
   applyReviews,
+  compare,
   evaluateRows,
   version,
   connectWorker,

@@ -2,7 +2,7 @@
 // `connectWorker()` (or `new Worker(new URL("agenteval/worker", import.meta.url), {type: "module"})`
 // and the protocol of `protocol.js`). Its methods: the package's functions `validate`,
 // `evaluators`, `score`, `evaluate`, `evaluateRows`, `scoreDocument`, `scoreItem`, `render`,
-// `readReport`, `applyReviews`, `version`, and for the runs it keeps `evaluationRender`, `evaluationFree`,
+// `readReport`, `applyReviews`, `compare`, `version`, and for the runs it keeps `evaluationRender`, `evaluationFree`,
 // `rowsEntry` and `rowsInput` (`[handle, …]`). `evaluate` is done with `{report, handle}` and
 // `evaluateRows` with `{summary, dialect, rows, length, handle}`: the run stays in the worker
 // under `handle` until `evaluationFree`. A judge with `getToken: true` asks the caller for each
@@ -45,6 +45,7 @@ serve({
   render: plain("render"),
   readReport: plain("readReport"),
   applyReviews: plain("applyReviews"),
+  compare: plain("compare"),
   version: plain("version"),
   score: async ([dataset, options], call) => {
     const agenteval = await loading;

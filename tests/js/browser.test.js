@@ -233,7 +233,14 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
       const notScored = await worker.readReport(text).catch((error) => ({ code: error.code, diagnostics: error.diagnostics.length }));
       const reviewed = await worker.applyReviews(report, [{ index: 0, review: { needs_review: true, overrides: [] } }]);
       const read = { items: reopened.items.length, pass: reopened.summary.pass, notScored, needsReview: reviewed.summary.review.needs_review };
-      return { items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document, read, passed: report.summary.pass };
+      const comparison = await worker.compare(scoredDocument.document, scoredDocument.document);
+      const compared = {
+        matched: comparison.pairing.matched,
+        changed: comparison.items.filter((item) => item.changed).length,
+        markdown: (await worker.compare(scoredDocument.document, scoredDocument.document, { format: "md" })).split("\n")[0],
+        refused: await worker.compare(scoredDocument.document, text).catch((error) => error.code),
+      };
+      return { compared, items: report.items.length, streamed: streamed.length, last: progress.at(-1), valid: validation.valid, markdown: markdown.split("\n")[0], invalid, custom, abortName, after: after.results[0].result, evaluated, document, read, passed: report.summary.pass };
     } finally {
       worker.terminate();
     }
@@ -251,6 +258,7 @@ test("worker: connectWorker scores off the main thread with streaming, progress 
   const demoItems = JSON.parse(demo).items.length;
   assert.deepEqual(result.document, { statuses: demoItems, items: 7, last: { done: demoItems, total: demoItems }, bytes: true, stream: true, failed: "disk full" });
   assert.deepEqual(result.read, { items: 7, pass: result.passed, notScored: { code: "notScored", diagnostics: 1 }, needsReview: 1 });
+  assert.deepEqual(result.compared, { matched: demoItems, changed: 0, markdown: "# Comparison: baseline → candidate", refused: "notScored" });
 });
 
 test("worker and page: a Copilot Studio CSV is read, through connectWorker too", async () => {

@@ -65,6 +65,10 @@ async function returned() {
   ];
   const withBadReview = JSON.parse(document.document);
   withBadReview.items[0].extensions = { review: { overrides: [{ evaluator: "Nope", verdict: "pass", comment: "x" }] } };
+  const inserted = JSON.parse(demo);
+  inserted.items.unshift({ prompt: "A new question?", response: "An answer.", expected_response: "The answer." });
+  inserted.items.push({ name: "thread", turns: [item("Paris."), item("Lyon.")] });
+  const candidate = (await agenteval.scoreDocument(JSON.stringify(inserted))).document;
   return [
     ["EvaluatorInfo[]", agenteval.evaluators()],
     [
@@ -103,6 +107,7 @@ async function returned() {
     ["Progress[]", progress],
     ["CustomContext[]", contexts],
     ["ScoredDocument", document],
+    ["Comparison[]", [agenteval.compare(document.document, candidate), agenteval.compare(candidate, candidate, { directions: { partialMatch: "neutral" } })]],
   ];
 }
 

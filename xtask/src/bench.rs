@@ -2,7 +2,8 @@
 //! CLI, the side-by-side comparison with azure-ai-evaluation 1.18.10 on identical inputs, the
 //! WebAssembly package's size, start-up time and throughput (`cargo xtask bench wasm` runs only
 //! that part), and the judges' throughput against the local judge and the scheduler's overhead
-//! per call (`cargo xtask bench judge` runs only those).
+//! per call (`cargo xtask bench judge` runs only those), and `agenteval compare` on two
+//! 100 000-item runs (`bench_runs`; `cargo xtask bench runs` runs only that).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -196,6 +197,8 @@ pub fn run() -> Result<(), String> {
         "\nCLI, 100 000-item document ({:.1} MB), parse + validate + 5 evaluators + write: {best:.3} s (best of 3, one core)",
         size as f64 / 1e6
     );
+
+    crate::bench_runs::runs_against(&cli)?;
 
     ensure_reference()?;
     compare_with_reference(&inputs)?;

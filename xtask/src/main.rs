@@ -10,7 +10,8 @@
 //!   WebAssembly package's size, start-up time and throughput against the native CLI, and the
 //!   judges' throughput and overhead per call; `bench wasm` runs only the package's figures,
 //!   `bench compare` only the comparison, `bench judge` only the judges', `bench page` only the web
-//!   page's (drop-to-rendered and scroll frame times on the 100 000-item document).
+//!   page's (drop-to-rendered and scroll frame times on the 100 000-item document), `bench runs`
+//!   only `agenteval compare` on two 100 000-item scored runs (`bench_runs`).
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
@@ -23,6 +24,7 @@
 //! Each command installs what it needs when it is missing. Arguments are parsed with clap.
 
 mod bench;
+mod bench_runs;
 mod compare;
 mod dist;
 mod judge;
@@ -39,7 +41,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use run::{cargo, project_root, Step};
 
 /// The subcommands, as the usage line shows them.
-const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
+const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page|runs]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
 
 /// The project's tooling.
 #[derive(Debug, Parser)]
@@ -61,7 +63,8 @@ enum Task {
     },
     /// The release CLI with profile-guided optimisation, and the npm package in pkg/.
     Build,
-    /// Every benchmark, or only the package's, the comparison, the judges' or the page's.
+    /// Every benchmark, or only the package's, the comparison, the judges', the page's or the
+    /// comparison of two runs.
     Bench {
         /// Only this benchmark.
         #[arg(value_enum)]
@@ -97,6 +100,8 @@ enum BenchKind {
     Judge,
     /// The page's drop-to-rendered and scroll frame times.
     Page,
+    /// `agenteval compare` on two 100 000-item scored runs.
+    Runs,
 }
 
 fn main() -> ExitCode {
@@ -119,6 +124,7 @@ fn main() -> ExitCode {
             Some(BenchKind::Compare) => bench::run_compare(),
             Some(BenchKind::Judge) => bench::run_judge(),
             Some(BenchKind::Page) => bench::run_page(),
+            Some(BenchKind::Runs) => bench_runs::run_runs(),
             None => bench::run(),
         },
         Task::Fuzz { seconds } => fuzz(seconds),

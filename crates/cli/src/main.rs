@@ -1,11 +1,13 @@
 //! The `agenteval` command-line tool: a thin shell over agenteval-core that reads files or stdin,
 //! writes outputs, prints a summary table to stderr and sets the exit code.
 //!
-//! Exit codes: 0 every verdict passed; 1 any fail or error; 2 invalid input or usage.
+//! Exit codes: 0 every verdict passed; 1 any fail or error; 2 invalid input or usage. `compare`:
+//! 1 when a metric meets `--fail-on`, else 0; 2 on bad input.
 
 mod allocator;
 #[cfg(test)]
 mod allocator_tests;
+mod compare;
 mod custom;
 mod input;
 mod judge;
@@ -82,6 +84,31 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Compare two scored runs of one dataset: items paired by id or prompt, paired tests per
+    /// evaluator, and a CI gate (exit 1 when a metric meets --fail-on).
+    Compare {
+        /// The scored run compared against (a scored M365 document or runevals results), or `-`.
+        baseline: String,
+        /// The scored run compared, or `-`.
+        candidate: String,
+        /// Output format.
+        #[arg(long, value_parser = ["json", "md", "html"], default_value = "md")]
+        format: String,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Which effects fail the comparison (exit 1).
+        #[arg(long = "fail-on", value_parser = ["degraded", "strongly-degraded", "never"], default_value = "degraded")]
+        fail_on: String,
+        /// Pair by this field of each item (or of its `extensions`) instead of `extensions.id`
+        /// or the prompt; every item must carry it.
+        #[arg(long, value_name = "FIELD")]
+        key: Option<String>,
+        /// The desired direction of a custom evaluator's metrics: `EVALUATOR=decrease` or
+        /// `EVALUATOR=neutral` (default increase), repeatable.
+        #[arg(long = "direction", value_name = "EVALUATOR=DIRECTION")]
+        directions: Vec<String>,
+    },
     /// List the built-in evaluators with their options, defaults and pass rules.
     Evaluators,
     /// Serve the web page on 127.0.0.1 and open FILE in it, scored (exit 2 when this binary
@@ -149,6 +176,25 @@ fn main() -> ExitCode {
             format,
             out,
         } => reopen::report(&dataset, format, out.as_deref()),
+        Command::Compare {
+            baseline,
+            candidate,
+            format,
+            out,
+            fail_on,
+            key,
+            directions,
+        } => compare::compare(&compare::CompareArgs {
+            baseline: &baseline,
+            candidate: &candidate,
+            format: agenteval_core::compare::Format::parse(&format)
+                .unwrap_or(agenteval_core::compare::Format::Markdown),
+            out: out.as_deref(),
+            fail_on: agenteval_core::compare::FailOn::parse(&fail_on)
+                .unwrap_or(agenteval_core::compare::FailOn::Degraded),
+            key,
+            directions: &directions,
+        }),
         Command::Evaluators => output::list_evaluators(),
         Command::View(args) => view::view(&args),
     };

@@ -21,6 +21,9 @@ pub enum ErrorCode {
     NotScored,
     /// METEOR's WordNet table, which the run needs, could not be loaded.
     WordnetUnavailable,
+    /// The runs given to `compare` cannot be paired (different dialects, an item without the
+    /// key field).
+    NotComparable,
 }
 
 impl ErrorCode {
@@ -34,6 +37,7 @@ impl ErrorCode {
             ErrorCode::InvalidReport => "invalidReport",
             ErrorCode::NotScored => "notScored",
             ErrorCode::WordnetUnavailable => "wordnetUnavailable",
+            ErrorCode::NotComparable => "notComparable",
         }
     }
 }

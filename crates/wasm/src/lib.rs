@@ -3,7 +3,7 @@
 //! core outputs back as plain JSON-compatible objects. It decides no verdicts.
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
-//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, `readReport`, `evaluateRows` (and its
+//! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, `readReport`, `compare`, `evaluateRows` (and its
 //! `RowsEvaluation`), `applyReviews`, and `setWordnetLoader` (how a run that scores METEOR gets its WordNet table,
 //! registered by `pkg/load.js`).
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
@@ -11,6 +11,7 @@
 
 pub mod boundary;
 pub mod catalog;
+pub mod compare;
 pub mod convert;
 pub mod document;
 pub mod error;

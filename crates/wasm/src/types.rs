@@ -170,6 +170,29 @@ export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptio
 export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentStreamOptions): Promise<StreamedDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
+/** The formats `compare` exports a comparison in: `agenteval compare --format`'s. */
+export type CompareFormat = "json" | "md" | "html";
+/** Options of `compare`. */
+export interface CompareOptions {
+  /** Pair by this field of each item (or of its `extensions`) instead of `extensions.id` or the prompt; every item must carry it. */
+  key?: string;
+  /** The desired direction of an evaluator's metrics, by evaluator (default `increase`). */
+  directions?: { [evaluator: string]: Direction };
+  /** The baseline's name in the comparison (default `baseline`; the CLI uses the file name). */
+  baselineName?: string;
+  /** The candidate's name in the comparison (default `candidate`). */
+  candidateName?: string;
+  /** Export the comparison as this text instead of returning it as an object. */
+  format?: CompareFormat;
+}
+/**
+ * Compares two scored runs of one dataset (each a scored M365 eval document or runevals
+ * results): items paired by id or prompt, per evaluator a pass-rate and a score metric with the
+ * paired test of its kind, 95 % intervals, the effect and its strength, flips and the detectable
+ * difference. With `format`, the export as text, byte for byte what `agenteval compare` writes.
+ */
+export function compare(baseline: DatasetInput, candidate: DatasetInput, options: CompareOptions & { format: CompareFormat }): string;
+export function compare(baseline: DatasetInput, candidate: DatasetInput, options?: (CompareOptions & { format?: undefined }) | null): Comparison;
 /** Anything worker-like `connectWorker` can talk to (a module `Worker` running `agenteval/worker`). */
 export interface WorkerLike {
   postMessage(message: unknown): void;
@@ -206,6 +229,9 @@ export interface WorkerClient {
   readReport(dataset: DatasetInput): Promise<RunReport>;
   /** `applyReviews` in the worker. */
   applyReviews(report: RunReport, reviews: EntryReview[]): Promise<RunReport>;
+  /** `compare` in the worker. */
+  compare(baseline: DatasetInput, candidate: DatasetInput, options: CompareOptions & { format: CompareFormat }): Promise<string>;
+  compare(baseline: DatasetInput, candidate: DatasetInput, options?: (CompareOptions & { format?: undefined }) | null): Promise<Comparison>;
   /**
    * Calls `method` of a worker that serves it with the package's protocol (`serve` in
    * `agenteval/protocol`): its progress, results and rows go to the hooks; an abort rejects

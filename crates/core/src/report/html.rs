@@ -195,7 +195,7 @@ fn review_cell(result: &EvalResult, review: &Review) -> String {
 
 /// HTML-escapes untrusted text for element content and quoted attributes; control characters
 /// other than tab and line breaks are dropped.
-fn escape(raw: &str) -> String {
+pub(crate) fn escape(raw: &str) -> String {
     let mut escaped = String::with_capacity(raw.len());
     for c in raw.chars() {
         match c {

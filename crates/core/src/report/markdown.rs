@@ -164,7 +164,7 @@ fn item_section(outcome: &CaseOutcome) -> String {
 }
 
 /// Untrusted text made safe for a table cell or list line.
-fn cell(raw: &str) -> String {
+pub(crate) fn cell(raw: &str) -> String {
     let mut escaped = String::with_capacity(raw.len());
     let mut previous_was_break = false;
     for c in raw.chars() {
