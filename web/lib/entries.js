@@ -2,12 +2,15 @@
 // row for the table and charts, its input as the dataset writes it, its tags, and the text that
 // the table's search looks in. Used by the engine worker; pure functions of plain data.
 
-/** `{index, turn, status, results: [{evaluator, result, score}]}`: what the table and charts show. */
+/**
+ * `{index, turn, status, results: [{evaluator, result, score}]}`: what the table and charts show.
+ * An entry without a status (no evaluator gave a verdict) is `skipped`.
+ */
 export function compactRow(outcome) {
   return {
     index: outcome.index,
     turn: outcome.turn ?? null,
-    status: outcome.status,
+    status: outcome.status ?? "skipped",
     results: outcome.results.map((result) => ({
       evaluator: result.evaluator,
       result: result.result,
@@ -34,7 +37,7 @@ export function rowsFromColumns({ index, turn, status, evaluators, result, score
     rows[row] = {
       index: index[row],
       turn: turn[row] < 0 ? null : turn[row],
-      status: status[row] === 4 ? null : CODES[status[row]],
+      status: CODES[status[row]],
       results,
     };
   }
@@ -78,9 +81,8 @@ function stringList(value) {
   return Array.isArray(value) ? value.filter((tag) => typeof tag === "string") : [];
 }
 
-/** Lower-cased text of the entry's input and its results' reasons, for the table's search. */
-export function searchText(source, outcome) {
-  const input = inputOf(source, outcome);
+/** Lower-cased text of the entry's `input` (as `inputOf` gives it) and its results' reasons, for the table's search. */
+export function searchText(input, outcome) {
   const parts = [];
   if (input) parts.push(JSON.stringify(input));
   for (const result of outcome.results) {

@@ -91,7 +91,7 @@ export class ItemView {
   /** Opens the view on `{outcome, input}`. */
   show({ outcome, input }) {
     const values = fields(input);
-    this.title.textContent = `Entry ${entryLabel(outcome)} — ${outcome.status}`;
+    this.title.textContent = `${entryLabel(outcome)} — ${outcome.status ?? "skipped"}`;
     this.body.replaceChildren(
       ...[
         outcome.problem ? section("Problem", outcome.problem) : null,
