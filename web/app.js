@@ -30,6 +30,7 @@ class Page {
     this.view = new ResultsView({
       entry: (position) => this.engine.call("entry", position),
       search: (text) => this.engine.call("search", text),
+      labels: (positions) => this.engine.call("labels", positions),
     });
     this.load = new LoadPanel({
       onBytes: (bytes, name) => this.openDataset(bytes, name),
@@ -319,6 +320,7 @@ class Page {
       }
     } finally {
       if (this.activeRun === run) this.activeRun = null;
+      if (ours()) this.view.table.refreshText();
     }
   }
 

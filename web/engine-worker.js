@@ -15,7 +15,7 @@
 
 import { load } from "../pkg/load.js";
 import { misuse, serve } from "../pkg/protocol.js";
-import { compactRow, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
+import { compactRow, entryLabels, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
 import { reachability } from "./lib/judge-check.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
@@ -493,6 +493,19 @@ function inputAt(position, outcome) {
 }
 
 /**
+ * What the table shows of `entries` (`[{position, index, turn}]`): `{name, prompt, response}` each
+ * (from the dataset's JSON, or a CSV row from the run kept in the module); nothing while a run is
+ * going, so reading the dataset never slows it, and nothing is scored to find them.
+ */
+function labels(entries) {
+  if (!opened || active) return [];
+  return entries.map(({ position, index, turn }) => {
+    const input = evaluation?.input?.(position) ?? inputOf(parsed(), { index, turn });
+    return input ? entryLabels(input) : null;
+  });
+}
+
+/**
  * Outcome `position`: from the outcomes kept as objects (a judged run, a stored report, a restored
  * judged run), else from the run kept in the module (the lean path keeps them there).
  */
@@ -585,6 +598,7 @@ serve({
     return run(options ?? {}, call);
   },
   entry: afterBoot(entry),
+  labels: afterBoot(labels),
   search: afterBoot(search),
   export: afterBoot(exported),
   testJudge: afterBoot(testJudge),

@@ -90,7 +90,7 @@ test("page judge: test connection, verdicts, faults with their codes, and the ke
   ];
   assert.equal(await openFile(page, "judged.json", dataset(responses)), "done");
   const relevance = await page.$$eval(".table-viewport .table-row", (rows) =>
-    rows.sort((a, b) => a.getAttribute("aria-rowindex") - b.getAttribute("aria-rowindex")).map((row) => row.children[2].textContent),
+    rows.sort((a, b) => a.getAttribute("aria-rowindex") - b.getAttribute("aria-rowindex")).map((row) => row.children[5].textContent),
   );
   assert.deepEqual(relevance, ["pass 4", "fail 2", "error", "pass 5", "error"]);
   assert.match(await page.textContent("#run-status"), /judge: 5 calls, 0 from the cache/);

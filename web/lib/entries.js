@@ -91,3 +91,35 @@ export function searchText(input, outcome) {
   }
   return parts.join("\n").toLowerCase();
 }
+
+/**
+ * The fields of an entry's input that hold the conversation, whichever dialect wrote it (M365
+ * items and turns, Foundry rows, Copilot Studio columns): `{name, prompt, response, expected,
+ * context, retrieval, tools}`, each undefined when absent.
+ */
+export function inputFields(input) {
+  if (!input || typeof input !== "object") return {};
+  return {
+    name: input.id ?? input.name ?? input.thread ?? undefined,
+    prompt: input.prompt ?? input.query ?? input.question,
+    response: input.response ?? input.actualResponse,
+    expected: input.expected_response ?? input.ground_truth ?? input.expectedResponse,
+    context: input.context,
+    retrieval: input.diagnostics?.retrieval_executions ?? input.diagnostics?.retrieval ?? input.retrieved_documents ?? input.retrieval_ground_truth,
+    tools: input.diagnostics?.tool_calls ?? input.tool_calls ?? input.actions,
+  };
+}
+
+/** How much of an entry's text a table cell's tooltip holds. */
+const LABEL_LENGTH = 2000;
+
+/** What the table shows of an entry's input: `{name, prompt, response}` as short text ("" when absent). */
+export function entryLabels(input) {
+  const { name, prompt, response } = inputFields(input);
+  const text = (value) => {
+    if (value === undefined || value === null) return "";
+    const whole = typeof value === "string" ? value : JSON.stringify(value);
+    return whole.length > LABEL_LENGTH ? `${whole.slice(0, LABEL_LENGTH - 1)}…` : whole;
+  };
+  return { name: text(name), prompt: text(prompt), response: text(response) };
+}

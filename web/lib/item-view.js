@@ -3,6 +3,7 @@
 // reason, error and details. A modal `<dialog>`: focus moves into it and Escape closes it.
 
 import { h, formatScore } from "./dom.js";
+import { inputFields } from "./entries.js";
 import { entryLabel } from "./model.js";
 
 /** Citation markers the Citations evaluator reads: `[1]`, markdown links, and OAI's private-use marks. */
@@ -30,19 +31,6 @@ function section(title, value, { citations = false } = {}) {
   const text = asText(value);
   if (text === null) return null;
   return h("section", { class: "item-section" }, h("h3", {}, title), h("pre", { class: "item-text" }, citations ? markCitations(text) : text));
-}
-
-/** The fields of an input that hold the agent's answer, whichever dialect wrote it. */
-function fields(input) {
-  if (!input || typeof input !== "object") return {};
-  return {
-    prompt: input.prompt ?? input.query ?? input.question,
-    response: input.response ?? input.actualResponse,
-    expected: input.expected_response ?? input.ground_truth ?? input.expectedResponse,
-    context: input.context,
-    retrieval: input.diagnostics?.retrieval_executions ?? input.diagnostics?.retrieval ?? input.retrieved_documents ?? input.retrieval_ground_truth,
-    tools: input.diagnostics?.tool_calls ?? input.tool_calls ?? input.actions,
-  };
 }
 
 function verdicts(results) {
@@ -90,7 +78,7 @@ export class ItemView {
 
   /** Opens the view on `{outcome, input}`. */
   show({ outcome, input }) {
-    const values = fields(input);
+    const values = inputFields(input);
     this.title.textContent = `${entryLabel(outcome)} — ${outcome.status ?? "skipped"}`;
     this.body.replaceChildren(
       ...[

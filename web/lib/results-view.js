@@ -32,7 +32,10 @@ function card(name, label, value, detail) {
 }
 
 export class ResultsView {
-  /** `source` answers `entry(position)` and `search(text)`; both may be absent (no item view, no search). */
+  /**
+   * `source` answers `entry(position)`, `search(text)` and `labels(positions)` (the entries' text
+   * for the table); each may be absent (no item view, no search, no text columns).
+   */
   constructor(source = {}) {
     this.source = source;
     this.results = new Results();
@@ -45,6 +48,7 @@ export class ResultsView {
     this.table = new ResultsTable({
       onOpen: (position) => this.open(position),
       onSort: (key) => this.sortBy(key),
+      labels: source.labels,
     });
     this.item = new ItemView();
     this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
@@ -142,7 +146,7 @@ export class ResultsView {
     chooser.querySelector("select").value = this.histogramOf;
     replace(
       this.charts,
-      h("figure", { class: "chart-box" }, h("figcaption", {}, "Pass rate per evaluator"), passRateChart(evaluators)),
+      h("figure", { class: "chart-box" }, h("figcaption", {}, "Pass rate per evaluator"), passRateChart(evaluators, (name) => this.filterBy({ evaluator: name, status: "" }))),
       h(
         "figure",
         { class: "chart-box" },
@@ -150,7 +154,12 @@ export class ResultsView {
         chosen ? histogram(chosen.name, chosen.scores) : h("p", {}, "No scores yet."),
       ),
       this.results.tags.size > 0
-        ? h("figure", { class: "chart-box" }, h("figcaption", {}, "Entries by tag"), tagChart(this.results.byTag()))
+        ? h(
+            "figure",
+            { class: "chart-box" },
+            h("figcaption", {}, "Entries by tag"),
+            tagChart(this.results.byTag(), (tag, status) => this.filterBy({ tag: tag === "(no tag)" ? "" : tag, status, evaluator: "" })),
+          )
         : null,
     );
   }
@@ -189,6 +198,14 @@ export class ResultsView {
       evaluator,
       tag,
     );
+  }
+
+  /** Sets some of the table's filters (a chart's bar was clicked) and shows the table. */
+  filterBy(filter) {
+    Object.assign(this.filter, filter);
+    this.drawFilters();
+    this.drawTable();
+    this.table.element.scrollIntoView?.({ block: "nearest" });
   }
 
   async searchFor(text) {
