@@ -114,6 +114,8 @@ test("page judge: test connection, verdicts, faults with their codes, and the ke
   await page.click('.table-viewport .table-row[aria-rowindex="2"]');
   await page.waitForSelector("dialog.item-view[open]");
   assert.match(await page.textContent("dialog.item-view .verdicts"), /judgeAuthenticationError/);
+  // The failure was announced as it happened, outside the item view.
+  assert.match(await page.textContent("#judge-banner"), /^1 judge call failing: judgeAuthenticationError: .+ — check the judge's settings\.$/);
   assert.deepEqual(problems, []);
 });
 
