@@ -45,7 +45,7 @@ export class RunBar {
     this.bar.max = Math.max(1, total);
     this.bar.value = done;
     const left = rate > 0 ? (total - done) / rate : Infinity;
-    this.status.textContent = `${done} / ${total} entries · ${rate >= 100 ? Math.round(rate) : rate.toFixed(1)} per second · ${done >= total ? "finishing" : `about ${seconds(left)} left`}`;
+    this.status.textContent = `${done} / ${plural(total, "entry", "entries")} · ${rate >= 100 ? Math.round(rate) : rate.toFixed(1)} per second · ${done >= total ? "finishing" : `about ${seconds(left)} left`}`;
   }
 
   /** The run ended and is stored. */
@@ -55,7 +55,7 @@ export class RunBar {
     this.bar.value = 1;
     const elapsed = (performance.now() - this.startedAt) / 1000;
     const judge = report.judge;
-    const calls = judge ? ` · judge: ${judge.calls} calls, ${judge.cache_hits} from the cache` : "";
+    const calls = judge ? ` · judge: ${plural(judge.calls, "call")}, ${judge.cache_hits} from the cache` : "";
     this.status.textContent = `Done: scored ${plural(entries, "entry", "entries")} in ${seconds(elapsed)}${calls}`;
   }
 
