@@ -282,6 +282,7 @@ async function run({ judge, runId, persist }, call) {
  */
 async function runOnce({ judge, runId, persist }, call, signal, mine) {
   const current = () => active === mine;
+  opened.paused = false;
   evaluation?.free();
   evaluation = undefined;
   outcomes = [];
@@ -417,6 +418,9 @@ async function restore(runId) {
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
   delete lastJudge?.hasKey;
+  // A judged run cut short is never scored again behind the user's back (for an item view, a
+  // search, an export): only Resume does that.
+  opened.paused = Boolean(lastJudge) && record.status !== "done";
   // The judge calls a resumed run would send: the plan's, less the verdicts the judge gave
   // before (those come from the cache). Answers given for entries not yet recorded are in the
   // cache too, so this is at most what it sends.
@@ -520,8 +524,10 @@ async function outcomeAt(position) {
 async function ensureEvaluation() {
   if (evaluation) return;
   if (!opened) throw misuse("open a dataset first");
-  // Never a second judged run beside the one in progress: its calls would cost money.
+  // Never a second judged run beside the one in progress, nor one the user has not asked for:
+  // its calls would cost money.
   if (active && lastJudge) throw misuse("the run is still in progress: try again when it ends");
+  if (opened.paused && lastJudge) throw misuse("this run was cut short: press Resume to score the rest");
   const again = {};
   if (opened.config) again.config = opened.config;
   if (lastJudge) {
@@ -547,6 +553,7 @@ async function search(text) {
 /** Every entry's search text, made on the first search of a run. */
 async function searchTexts() {
   if (opened.searchTexts) return opened.searchTexts;
+  if (outcomes.length === 0 && (active || opened.paused)) return [];
   if (outcomes.length === 0) await ensureEvaluation();
   const source = parsed();
   const count = outcomes.length > 0 ? outcomes.length : evaluation.length;

@@ -172,6 +172,14 @@ test("page runs: Cancel gives an honest summary; after a reload nothing is sent 
     const before = judge.count();
     await page.reload();
     assert.equal(await settled(page), "paused");
+    // Looking at the cut run (an entry, a search) sends nothing either.
+    await page.click('.table-viewport .table-row[aria-rowindex="4"]');
+    await page.waitForSelector("dialog.item-view[open]");
+    assert.match(await page.textContent("dialog.item-view"), /^item-2 — .*Relevance\s*skipped.*cancelled/s);
+    await page.keyboard.press("Escape");
+    await page.fill("#filter-text", "answer 4");
+    await page.waitForFunction(() => document.querySelector("#table-count").textContent.startsWith("1 of 6"));
+    await page.fill("#filter-text", "");
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(judge.count(), before, "the page sent judge requests by itself after the reload");
     assert.equal(await page.textContent("#resume"), "Resume (1 judge call left)");
