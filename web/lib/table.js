@@ -57,10 +57,10 @@ export class ResultsTable {
     this.evaluatorCount = results.evaluators.length;
     this.element.setAttribute("aria-rowcount", String(positions.length + 1));
     this.spacer.style.height = `${positions.length * ROW_HEIGHT}px`;
-    const text = this.labels ? "minmax(5rem, 8rem) minmax(9rem, 2fr) minmax(9rem, 2fr) " : "";
-    const template = `minmax(6rem, 8rem) minmax(5rem, 6rem) ${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
+    const text = this.labels ? "minmax(6rem, 10rem) minmax(12rem, 3fr) minmax(12rem, 3fr) " : "";
+    const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
     this.element.style.setProperty("--columns", template);
-    this.element.style.setProperty("--table-width", `${14 + (this.labels ? 23 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
+    this.element.style.setProperty("--table-width", `${14 + (this.labels ? 30 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
     if (columnsChanged || this.headerSort !== `${sort.key}/${sort.descending}`) this.drawHeader();
     for (const row of this.drawn.values()) row.remove();
     this.drawn.clear();
@@ -74,7 +74,7 @@ export class ResultsTable {
       return h(
         "div",
         { role: "columnheader", "aria-sort": sorted ? (this.sort.descending ? "descending" : "ascending") : "none" },
-        h("button", { type: "button", class: "sort", title: `${label} — sort by it`, onclick: () => this.onSort(key) }, label, sorted ? (this.sort.descending ? " ▼" : " ▲") : ""),
+        h("button", { type: "button", class: "sort", title: `${label} — sort by it`, onclick: () => this.onSort(key) }, breakable(label), sorted ? (this.sort.descending ? " ▼" : " ▲") : ""),
       );
     };
     this.header.replaceChildren(
@@ -235,6 +235,16 @@ export class ResultsTable {
     this.draw();
     this.drawn.get(slot)?.focus();
   }
+}
+
+/**
+ * `name` as text nodes with line-break opportunities (`<wbr>`) where its words meet — before an
+ * upper-case letter that follows a lower-case one, after `.`, `_` or `-` — so a long evaluator name
+ * wraps between words instead of being cut.
+ */
+function breakable(name) {
+  const parts = name.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[._-])/u);
+  return parts.flatMap((part, at) => (at === 0 ? [part] : [h("wbr"), part]));
 }
 
 /** Sets a cell's badge (`kind` its class, `label` its text) and the text after it. */
