@@ -198,3 +198,21 @@ test("page runs: Cancel gives an honest summary; after a reload nothing is sent 
     await judge.close();
   }
 });
+
+test("page runs: Cancel without a judge says how many entries were scored, and the run stays cancelled after a reload", async () => {
+  const { page, problems } = await harness.open();
+  await settled(page);
+  await pickFile(page, "long.json", JSON.stringify(document(200000)));
+  await page.waitForFunction(() => document.body.dataset.state === "running" && document.querySelectorAll(".table-viewport .table-row").length > 0, null, { timeout: 60000 });
+  await page.click("#cancel");
+  assert.equal(await settled(page), "cancelled");
+  const [, scored] = (await page.textContent("#run-status")).match(/^Cancelled: (\d+) of 200000 entries scored\.$/) ?? [];
+  assert.ok(Number(scored) > 0 && Number(scored) < 200000, await page.textContent("#run-status"));
+  assert.equal(await page.textContent("#dataset-name"), "long.json: m365, 200000 entries");
+  // Cancelled by hand, it waits for Resume after a reload, even without a judge.
+  await page.reload();
+  assert.equal(await settled(page), "paused");
+  assert.equal(await page.textContent("#resume"), "Resume (0 judge calls left)");
+  assert.match(await page.textContent("#run-status"), /^\d+ of 200000 entries scored before the run was cancelled\.$/);
+  assert.deepEqual(problems, []);
+});
