@@ -138,7 +138,14 @@ export function connectWorker(worker = defaultWorker()) {
       const [rest, hooks] = split(options, "evaluate");
       const { report, handle } = await request("evaluate", [dataset, rest], hooks);
       const { check, ...methods } = kept(handle);
-      return { report, ...methods };
+      return {
+        report,
+        input: async (position) => {
+          check();
+          return request("rowsInput", [handle, position]);
+        },
+        ...methods,
+      };
     },
     evaluateRows: async (dataset, options) => {
       const { signal, onRows, onProgress, ...rest } = options ?? {};

@@ -3,11 +3,12 @@
 // and the protocol of `protocol.js`). Its methods: the package's functions `validate`,
 // `evaluators`, `score`, `evaluate`, `evaluateRows`, `scoreDocument`, `scoreItem`, `render`,
 // `readReport`, `applyReviews`, `compare`, `version`, and for the runs it keeps `evaluationRender`, `evaluationFree`,
-// `rowsEntry` and `rowsInput` (`[handle, …]`). `evaluate` is done with `{report, handle}` and
-// `evaluateRows` with `{summary, dialect, rows, length, handle}`: the run stays in the worker
-// under `handle` until `evaluationFree`. A judge with `getToken: true` asks the caller for each
-// token (`token` replies). `scoreDocument`'s `output` may be a WritableStream transferred with the
-// request; the worker writes the document to it and closes it.
+// `rowsEntry` and `rowsInput` (`[handle, …]`; `rowsInput` serves `evaluate`'s runs too).
+// `evaluate` is done with `{report, handle}` and `evaluateRows` with `{summary, dialect, rows,
+// length, handle}`: the run stays in the worker under `handle` until `evaluationFree`. A judge
+// with `getToken: true` asks the caller for each token (`token` replies). `scoreDocument`'s
+// `output` may be a WritableStream transferred with the request; the worker writes the document
+// to it and closes it.
 
 import { misuse, serve } from "./protocol.js";
 

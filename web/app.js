@@ -1,10 +1,12 @@
 // The agenteval page: load a dataset (file, drop, paste, URL, or the built-in example), score it in
-// the engine worker with an optional LLM judge, and show, compare and export the results. Runs and
-// their results are kept in IndexedDB as they arrive, so a reload shows them and resumes a run
-// that was cut short.
+// the engine worker with an optional LLM judge, and show, compare and export the results. One run
+// at a time: opening a dataset cancels the run in progress, and every row or progress message
+// names its run, so those of a run no longer shown are dropped. Runs and their results are kept in
+// IndexedDB as they arrive, so a reload shows them; a run cut short resumes by itself only when it
+// costs nothing (no judge), else when the user presses Resume.
 
 import { Engine } from "./lib/engine.js";
-import { h, replace } from "./lib/dom.js";
+import { h, plural, replace } from "./lib/dom.js";
 import { JudgePanel } from "./lib/judge-panel.js";
 import { Results } from "./lib/model.js";
 import { ResultsView } from "./lib/results-view.js";
@@ -14,6 +16,7 @@ import { LoadPanel } from "./lib/load-panel.js";
 import { RunBar } from "./lib/run-bar.js";
 import { DiagnosticsList } from "./lib/diagnostics.js";
 import { HistoryPanel } from "./lib/history.js";
+import { explain } from "./lib/judge-check.js";
 
 const EXAMPLE_NAME = "m365-demo.json";
 
@@ -21,22 +24,26 @@ class Page {
   constructor(root) {
     this.engine = new Engine();
     this.current = null;
+    this.generation = 0;
+    this.runId = null;
     this.setState("booting");
     this.view = new ResultsView({
       entry: (position) => this.engine.call("entry", position),
       search: (text) => this.engine.call("search", text),
       review: (position, review) => this.engine.call("review", position, review),
+      labels: (positions) => this.engine.call("labels", positions),
     });
     this.load = new LoadPanel({
       onBytes: (bytes, name) => this.openDataset(bytes, name),
       onError: (message) => this.fail(message),
-      onConfig: (config, name) => {
-        this.config = config;
-        this.configName = name;
-      },
+      onConfig: (config, name) => this.chooseConfig(config, name),
     });
-    this.judge = new JudgePanel({ store: undefined, onTest: (judge) => this.engine.call("testJudge", judge) });
-    this.runBar = new RunBar({ onRun: () => this.score(), onCancel: () => this.cancel() });
+    this.judge = new JudgePanel({
+      store: undefined,
+      onTest: (judge) => this.engine.call("testJudge", judge),
+      onReach: (endpoint) => this.engine.call("reach", endpoint),
+    });
+    this.runBar = new RunBar({ onRun: () => this.score(), onCancel: () => this.cancel(), onResume: () => this.resume() });
     this.diagnostics = new DiagnosticsList({ locate: (location) => this.engine.call("excerpt", location) });
     this.history = new HistoryPanel({
       onCompare: (rows, name) => this.view.compareWith(rows ? new Results(rows) : null, name),
@@ -46,6 +53,7 @@ class Page {
     this.exports = h("section", { class: "panel exports", id: "exports", "aria-labelledby": "exports-title" });
     this.title = h("p", { class: "dataset-name", id: "dataset-name", "aria-live": "polite" });
     this.message = h("p", { class: "message", id: "message", role: "alert" });
+    this.banner = h("p", { class: "banner", id: "judge-banner", role: "alert", hidden: true });
     replace(
       root,
       h(
@@ -57,7 +65,7 @@ class Page {
       h(
         "main",
         { id: "main" },
-        h("div", { class: "controls" }, this.load.element, this.judge.element, this.runBar.element, this.title, this.message, this.diagnostics.element),
+        h("div", { class: "controls" }, this.load.element, this.judge.element, this.runBar.element, this.banner, this.title, this.message, this.diagnostics.element),
         this.view.element,
         h("div", { class: "side-panels" }, this.exports, this.history.element),
       ),
@@ -89,8 +97,10 @@ class Page {
       return this.fail(`The engine could not start: ${error.message}`);
     }
     this.drawExports();
-    const url = new URLSearchParams(location.search).get("dataset");
-    if (url) return this.load.fromUrl(url);
+    // `?dataset=URL&config=URL`: the config is chosen first, so that it applies to the dataset.
+    const query = new URLSearchParams(location.search);
+    if (query.get("config") && !(await this.load.configFromUrl(query.get("config")))) return;
+    if (query.get("dataset")) return this.load.fromUrl(query.get("dataset"));
     const latest = this.store ? (await this.store.listRuns().catch(() => []))[0] : undefined;
     if (latest) return this.restore(latest);
     return this.openExample();
@@ -121,54 +131,127 @@ class Page {
   }
 
   /**
+   * Starts a new piece of work (opening a dataset, scoring, restoring): the run in progress is
+   * cancelled and its rows are dropped from then on, so nothing of it reaches what comes next.
+   * Resolves to the work's token once that run has ended; the work goes on only while its token
+   * is still `this.generation`.
+   */
+  async takeOver() {
+    const token = ++this.generation;
+    const running = this.activeRun;
+    this.runId = null;
+    if (running) {
+      running.cancel();
+      await running.promise.catch(() => {});
+    }
+    return token;
+  }
+
+  /**
    * Opens a dataset: shows its stored scores if it has any, else scores it. Problems are listed
    * as the CLI reports them: a dataset that cannot be read is not scored; a bad item is scored as
-   * an error entry and named in the problems list.
+   * an error entry and named in the problems list. A run in progress is cancelled and its results
+   * cleared first.
    */
   async openDataset(bytes, name) {
+    const token = await this.takeOver();
+    if (token !== this.generation) return;
     this.setState("loading");
     this.message.textContent = "";
-    this.title.textContent = `Reading ${name}…`;
+    this.current = null;
+    this.storedRows = null;
+    this.pendingResume = null;
+    this.view.reset([]);
     this.view.compareWith(null);
     this.diagnostics.show([], name);
+    this.drawExports();
+    this.runBar.unavailable("");
+    this.title.textContent = `Reading ${name}…`;
     let opened;
     try {
       opened = await this.engine.open(bytes, name, this.config);
     } catch (error) {
+      if (token !== this.generation) return;
+      this.title.textContent = `${name}: not opened`;
       return this.fail(`${name}: ${error.message}`);
     }
+    if (token !== this.generation) return;
     const { stored } = opened;
-    this.current = { name, dialect: stored?.dialect ?? null, stored: Boolean(stored), formats: opened.formats };
+    this.current = { name, dialect: opened.dialect, stored: Boolean(stored), formats: opened.formats, entries: opened.entries, config: this.config };
     this.drawExports();
     if (stored) {
-      this.title.textContent = `${name}: a ${stored.dialect} report with ${stored.items.length} scored entries, shown as stored. Score again to compare.`;
+      this.title.textContent = `${name}: ${stored.dialect} report with ${plural(stored.items.length, "scored entry", "scored entries")}, shown as stored. Score again to compare.`;
       this.storedRows = stored.items;
       this.view.reset(stored.items);
-      this.runBar.ready(`${stored.items.length} entries as stored`);
+      this.runBar.ready(`${plural(stored.items.length, "entry", "entries")} as stored`);
       this.setState("done");
       return;
     }
-    this.storedRows = null;
-    return this.score();
+    this.title.textContent = this.describe();
+    return this.score({ token });
   }
 
-  /** Lists the open dataset's problems (warnings included) once a run has read it. */
+  /**
+   * The config control changed (`config` is the text, or undefined when removed): it applies to
+   * the next dataset opened, and to the open one when Score is pressed.
+   */
+  chooseConfig(config, name) {
+    this.config = config;
+    this.configName = name;
+    if (!this.current || this.activeRun || this.current.stored) return;
+    this.runBar.ready(
+      config === undefined
+        ? `Config removed: press Score to score ${this.current.name} without it.`
+        : `Config ${name} chosen: press Score to score ${this.current.name} with it.`,
+    );
+  }
+
+  /** Gives the open dataset the config chosen since it was opened (on Score). */
+  async applyConfig() {
+    if (this.current.config === this.config || this.current.stored) return;
+    const planned = await this.engine.call("setConfig", this.config ?? null);
+    Object.assign(this.current, planned, { config: this.config });
+    this.diagnostics.show([], this.current.name);
+    this.drawExports();
+  }
+
+  /** The open dataset in a few words: "name: dialect, 7 entries". */
+  describe() {
+    const { name, dialect, entries } = this.current;
+    if (!dialect) return name;
+    return `${name}: ${dialect}, ${plural(entries ?? this.view.results.rows.length, "entry", "entries")}`;
+  }
+
+  /**
+   * Lists every problem the engine knows once a run has read the dataset: the dataset's
+   * (warnings included) and those its results name (an unknown evaluator, an item's inputs).
+   */
   async listProblems() {
     const { name } = this.current;
-    const validation = await this.engine.call("validate").catch(() => null);
-    if (validation && this.current?.name === name) this.diagnostics.show(validation.diagnostics, name);
+    const runId = this.runId;
+    const diagnostics = await this.engine.call("problems").catch(() => null);
+    if (diagnostics && this.current?.name === name && this.runId === runId) this.diagnostics.show(diagnostics, name);
   }
 
-  /** Scores the open dataset (again). */
-  async score({ resume } = {}) {
+  /**
+   * Scores the open dataset (again), or resumes stored run `resume`. `token` is the work this run
+   * belongs to (from `takeOver`); without one, the run takes over from any other.
+   */
+  async score({ resume, token } = {}) {
     if (!this.current) return;
+    token ??= await this.takeOver();
+    if (token !== this.generation) return;
+    await this.applyConfig();
+    if (token !== this.generation) return;
     const runId = resume ?? `run-${new Date().toISOString()}-${Math.random().toString(36).slice(2, 8)}`;
+    this.runId = runId;
+    this.pendingResume = null;
     const judge = this.judge.judge();
     const baseline = this.storedRows;
     this.view.reset(resume ? this.resumedRows ?? [] : []);
     let fresh = !resume;
     this.setState("running");
-    this.runBar.started();
+    this.runBar.started(this.current.entries);
     const run = this.engine.run(
       {
         judge,
@@ -176,40 +259,60 @@ class Page {
         persist: this.store ? { name: this.current.name, judge: this.judge.describeForRun(), startedAt: new Date().toISOString() } : undefined,
       },
       {
-        onRows: (rows) => {
+        onRows: (rows, from) => {
+          if (from !== this.runId) return;
           if (!fresh) {
             fresh = true;
             this.view.reset([]);
           }
           this.view.append(rows);
         },
-        onProgress: (progress) => this.runBar.progress(progress),
+        onProgress: (progress, from) => {
+          if (from !== this.runId) return;
+          if (progress.judgeFailures) this.judgeFailing(runId, progress.judgeFailures);
+          else this.runBar.progress(progress);
+        },
       },
     );
     this.activeRun = run;
+    this.banner.hidden = true;
+    this.judgeTrouble = null;
+    if (judge) this.checkJudge(judge, runId);
+    const ours = () => this.runId === runId;
     try {
-      const { report, tags } = await run.promise;
+      const { report, tags, cut, stale } = await run.promise;
+      if (stale || !ours()) return;
       if (tags) this.view.results.setTags(tags);
       this.view.refresh();
       if (tags) this.view.drawFilters();
       this.current.dialect = report.dialect;
-      this.title.textContent = `${this.current.name}: ${report.dialect}, ${report.summary.items} entries${resume ? " (resumed from this device)" : ""}`;
-      this.runBar.finished(report, this.view.results.rows.length);
+      this.current.entries = report.summary.items;
+      this.title.textContent = `${this.describe()}${resume ? " (resumed from this device)" : ""}`;
       this.current.scored = true;
       this.drawExports();
       if (baseline) this.view.compareWith(new Results(baseline.map((row) => ({ ...row }))), "the scores stored in the file");
       this.history.refresh(runId);
-      this.setState(report.judge?.not_reached?.length ? "cancelled" : "done");
+      if (cut) {
+        this.runBar.cancelled(cut);
+        this.setState("cancelled");
+      } else {
+        this.runBar.finished(report, this.view.results.rows.length);
+        this.setState("done");
+      }
       this.listProblems();
     } catch (error) {
+      if (!ours()) return;
       this.view.refresh();
       if (error.name === "AbortError" || /cancel/i.test(error.message)) {
-        this.runBar.cancelled(this.view.results.rows.length);
+        this.title.textContent = this.describe();
+        this.runBar.cancelled({ entries: this.current.entries ?? this.view.results.rows.length, scored: this.view.results.rows.length });
         this.history.refresh(runId);
         this.setState("cancelled");
       } else if (error.diagnostics) {
         this.title.textContent = `${this.current.name}: not scored — fix the problems listed below.`;
         this.diagnostics.show(error.diagnostics, this.current.name);
+        this.current.formats = [];
+        this.drawExports();
         this.runBar.ready("");
         this.setState("invalid");
       } else {
@@ -217,7 +320,8 @@ class Page {
         this.fail(`Scoring failed: ${error.message}`);
       }
     } finally {
-      this.activeRun = null;
+      if (this.activeRun === run) this.activeRun = null;
+      if (ours()) this.view.table.refreshText();
     }
   }
 
@@ -225,39 +329,84 @@ class Page {
     this.activeRun?.cancel();
   }
 
-  /** Shows a stored run and, if it was cut short, scores it again (judge answers come from the cache). */
+  /**
+   * Checks, without a judge call, that the run's judge endpoint can be reached, and raises the
+   * banner at once when it cannot (rather than after the calls' retries).
+   */
+  async checkJudge(judge, runId) {
+    const problem = explain(await this.engine.call("reach", judge.endpoint).catch(() => ({ state: "reachable" })));
+    if (!problem || this.runId !== runId) return;
+    this.judgeTrouble = problem;
+    this.showBanner(`Judge calls will fail: ${problem}.`);
+  }
+
+  /** Judge calls of run `runId` failed: `{count, code, message}`, the latest failure's. */
+  judgeFailing(runId, { count, code, message }) {
+    if (this.runId !== runId) return;
+    const why = this.judgeTrouble ?? `${code}: ${message} — check the judge's settings`;
+    this.showBanner(`${plural(count, "judge call")} failing: ${why}.`);
+  }
+
+  showBanner(text) {
+    this.banner.textContent = text;
+    this.banner.hidden = false;
+  }
+
+  /**
+   * Shows a stored run. One cut short by a reload scores again by itself only without a judge (its
+   * judge answers would cost money): a judged run, or one the user cancelled, waits for Resume,
+   * which says how many judge calls it would send.
+   */
   async restore(record) {
+    const token = ++this.generation;
     this.setState("loading");
     let restored;
     try {
       restored = await this.engine.call("restore", record.id);
-    } catch (error) {
+    } catch {
       return this.openExample();
     }
-    const { validation, rows, run, formats } = restored;
-    this.current = { name: run.name, dialect: validation.dialect, scored: run.status === "done", formats };
+    if (token !== this.generation) return;
+    const { validation, rows, run, formats, entries, judgeCallsLeft } = restored;
+    this.current = { name: run.name, dialect: validation.dialect, scored: run.status === "done", formats, entries, config: this.config };
     this.diagnostics.show(validation.diagnostics, run.name);
-    this.title.textContent = `${run.name}: ${validation.dialect}, ${validation.items} entries (${run.status === "done" ? "restored" : "resumed"} from this device)`;
+    this.title.textContent = `${this.describe()} (${run.status === "done" ? "restored" : "cut short"} on this device)`;
     this.resumedRows = rows;
     this.view.reset(rows);
     this.drawExports();
     this.history.refresh(run.id);
     if (run.status === "done") {
-      this.runBar.ready(`${rows.length} entries restored`);
+      this.runBar.ready(`${plural(rows.length, "entry", "entries")} restored`);
       this.setState("done");
       return;
     }
-    if (run.judge?.hasKey && !this.judge.judge()?.apiKey) {
-      this.runBar.ready(`${rows.length} of ${validation.items} entries scored before the reload; enter the judge's key and press Score to continue.`);
-      this.setState("paused");
+    if (!run.judge && run.status !== "cancelled") return this.score({ resume: run.id, token });
+    this.pendingResume = { id: run.id, needsKey: Boolean(run.judge?.hasKey) };
+    const scored = run.cut
+      ? `Cancelled: ${run.cut.fullyScored} of ${plural(run.cut.entries, "entry", "entries")} fully scored; ${plural(run.cut.cancelledVerdicts, "judge verdict")} cancelled.`
+      : `${rows.length} of ${plural(entries ?? validation.items, "entry", "entries")} scored before ${run.status === "cancelled" ? "the run was cancelled" : "the reload"}.`;
+    const key = this.pendingResume.needsKey && !this.judge.judge()?.apiKey ? " Enter the judge's key, then resume." : "";
+    this.runBar.offerResume(judgeCallsLeft, `${scored}${key}`);
+    this.setState("paused");
+  }
+
+  /** Resumes the stored run the page offered to resume. */
+  resume() {
+    const pending = this.pendingResume;
+    if (!pending) return;
+    if (pending.needsKey && !this.judge.judge()?.apiKey) {
+      this.message.textContent = "Enter the judge's key in the LLM judge panel before resuming: this run was started with one.";
       return;
     }
-    return this.score({ resume: run.id });
+    this.message.textContent = "";
+    return this.score({ resume: pending.id });
   }
 
   drawExports() {
+    // The plan's formats for the open dataset (none when it cannot be read), offered once there
+    // are results to write: exporting never starts a run of its own.
     const formats = exportFormats(this.current?.formats);
-    const ready = Boolean(this.current);
+    const ready = Boolean(this.current?.scored || this.current?.stored);
     replace(
       this.exports,
       h("h2", { id: "exports-title" }, "Export"),

@@ -10,7 +10,7 @@
 
 import { Engine } from "./lib/engine.js";
 import { compactRow } from "./lib/entries.js";
-import { h } from "./lib/dom.js";
+import { h, plural } from "./lib/dom.js";
 import { ResultsView } from "./lib/results-view.js";
 
 const STYLES = new URL("./styles.css", import.meta.url).href;
@@ -41,7 +41,7 @@ export async function mount(host, options = {}) {
     const view = new ResultsView({ entry: async (position) => ({ outcome: outcomes[position], input: null }) });
     frame.append(view.element);
     view.reset(outcomes.map(compactRow));
-    status.textContent = `${outcomes.length} entries`;
+    status.textContent = plural(outcomes.length, "entry", "entries");
     return { view, report: options.report, engine: undefined };
   }
   if (options.dataset === undefined) throw new TypeError("mount: give options.report or options.dataset");
@@ -56,7 +56,7 @@ export async function mount(host, options = {}) {
   const { stored } = await engine.open(bytesOf(options.dataset), options.name ?? "dataset", config);
   if (stored) {
     view.reset(stored.items);
-    status.textContent = `${stored.items.length} entries, as stored`;
+    status.textContent = `${plural(stored.items.length, "entry", "entries")}, as stored`;
     return { view, report: stored, engine };
   }
   status.textContent = "Scoring…";
@@ -64,7 +64,7 @@ export async function mount(host, options = {}) {
     const { report, tags } = await engine.run({ judge: options.judge }, { onRows: (rows) => view.append(rows) }).promise;
     if (tags) view.results.setTags(tags);
     view.refresh();
-    status.textContent = `${view.results.rows.length} entries scored`;
+    status.textContent = `${plural(view.results.rows.length, "entry", "entries")} scored`;
     return { view, report, engine };
   } catch (error) {
     const problems = (error.diagnostics ?? []).filter((entry) => entry.severity === "error").map((entry) => entry.message);

@@ -17,7 +17,8 @@
 
 import { load } from "../pkg/load.js";
 import { misuse, serve } from "../pkg/protocol.js";
-import { compactRow, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
+import { compactRow, entryLabels, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
+import { reachability } from "./lib/judge-check.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
 
@@ -26,11 +27,27 @@ let opened;
 let evaluation;
 let outcomes = [];
 let lastJudge;
+<<<<<<< HEAD
 /** The reviews of the entries shown, by entry (`index:turn`), and the stored run they belong to. */
 let reviews = new Map();
 let reviewRun;
 
 const entryKey = (index, turn) => `${index}:${turn ?? ""}`;
+=======
+/** The run in progress: `{id, stop, finished}`; at most one at a time. */
+let active = null;
+
+/**
+ * Stops the run in progress, if any, and waits until it has ended (its last rows sent, its
+ * record written), so that nothing of it reaches the next dataset or run.
+ */
+async function stopRun() {
+  const running = active;
+  if (!running) return;
+  running.stop();
+  await running.finished;
+}
+>>>>>>> page
 
 async function boot({ wasm, wordnet }) {
   api = await load({ module: wasm, wordnet });
@@ -46,6 +63,7 @@ async function boot({ wasm, wordnet }) {
  * it cannot read, with the same problems.
  */
 async function open({ bytes, name, config }) {
+  await stopRun();
   evaluation?.free();
   evaluation = undefined;
   outcomes = [];
@@ -69,7 +87,32 @@ async function open({ bytes, name, config }) {
     const rescore = api.rescoreDataset(data, name);
     opened.rescore = rescore === undefined ? undefined : new TextEncoder().encode(rescore);
   }
-  return { stored: stored && { ...stored, items: rowsOf(stored.items) }, formats: formats() };
+  return { stored: stored && { ...stored, items: rowsOf(stored.items) }, ...described() };
+}
+
+/**
+ * Gives the open dataset `config` (a Foundry evaluation config's text, or none), as the page's
+ * config control does when Score is pressed after it changed: the plan is made again with it.
+ */
+async function setConfig(config) {
+  if (!opened) throw misuse("no dataset is open");
+  await stopRun();
+  evaluation?.free();
+  evaluation = undefined;
+  outcomes = [];
+  opened = { data: opened.data, name: opened.name, config: config ?? undefined, parsed: undefined, plan: planOf(opened.data, config ?? undefined) };
+  return described();
+}
+
+/** What the page shows of the open dataset before a run: its formats, dialect, entries and judge calls. */
+function described() {
+  const plan = opened.rescore ? planOf(opened.rescore) : opened.plan;
+  return {
+    formats: formats(),
+    dialect: plan?.dialect ?? null,
+    entries: plan?.entries ?? null,
+    judgeCalls: plan?.needs.judge_calls ?? 0,
+  };
 }
 
 /**
@@ -86,6 +129,78 @@ function formats() {
 function validate() {
   if (!opened) throw misuse("no dataset is open");
   return api.validate(opened.data, opened.config ? { config: opened.config } : undefined);
+}
+
+/** Result error codes that are problems of the dataset (its evaluators or an item's inputs), listed under Problems. */
+const DATASET_ERRORS = new Set(["evaluatorLoadError", "evaluatorConfigurationError"]);
+/** At most this many entries are read from a lean run to find its problems. */
+const PROBLEM_SCAN = 2000;
+
+/**
+ * Every problem the run knows: the dataset's (`validate`), then those its results name — an
+ * unknown evaluator (with the core's "did you mean"), bad options, an item missing an input —
+ * each once per evaluator and message, located at the evaluator's entry in the document
+ * (`/default_evaluators/NAME`, an item's `evaluators`) or at the first entry it happened on.
+ */
+async function problems() {
+  const { diagnostics } = validate();
+  if (active) return diagnostics;
+  const found = new Map();
+  for (const [position, outcome] of await erroredOutcomes()) {
+    for (const result of outcome.results) {
+      const code = result.error?.code;
+      if (!DATASET_ERRORS.has(code)) continue;
+      const key = `${result.evaluator}\u0000${result.error.message}`;
+      const seen = found.get(key);
+      if (seen) seen.count += 1;
+      else found.set(key, { position, outcome, result, count: 1 });
+    }
+  }
+  const fromResults = [...found.values()].map(({ outcome, result, count }) => ({
+    severity: "error",
+    source: null,
+    location: evaluatorLocation(outcome, result.evaluator),
+    message: `${result.evaluator} (${result.error.code}): ${result.error.message} — ${count === 1 ? `entry ${entryId(outcome)}` : `${count} entries, the first ${entryId(outcome)}`}`,
+  }));
+  return [...fromResults, ...diagnostics];
+}
+
+/** `[position, outcome]` of the entries of the last run with an errored result (a lean run: the first `PROBLEM_SCAN`). */
+async function erroredOutcomes() {
+  if (outcomes.length > 0) return outcomes.map((outcome, position) => [position, outcome]).filter(([, outcome]) => outcome.results.some((result) => result.error));
+  if (!evaluation?.rows) return [];
+  const { result, evaluators } = evaluation.rows;
+  const width = evaluators.length;
+  const found = [];
+  for (let row = 0; width > 0 && row < result.length / width && found.length < PROBLEM_SCAN; row += 1) {
+    for (let column = 0; column < width; column += 1) {
+      if (result[row * width + column] === 3) {
+        found.push([row, await evaluation.entry(row)]);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** `item-3` or `item-3.turn-1`, as the exports name entries. */
+function entryId(outcome) {
+  return outcome.turn === null || outcome.turn === undefined ? `item-${outcome.index}` : `item-${outcome.index}.turn-${outcome.turn}`;
+}
+
+/** Where `evaluator` is named for `outcome`'s entry in an M365 document, else the entry itself. */
+function evaluatorLocation(outcome, evaluator) {
+  const value = opened.plan?.dialect === "m365" ? parsed().value : undefined;
+  const escaped = evaluator.replaceAll("~", "~0").replaceAll("/", "~1");
+  const item = Array.isArray(value?.items) ? value.items[outcome.index] : undefined;
+  const turned = outcome.turn !== null && outcome.turn !== undefined;
+  if (turned && item?.turns?.[outcome.turn]?.evaluators?.[evaluator] !== undefined) {
+    return { kind: "pointer", pointer: `/items/${outcome.index}/turns/${outcome.turn}/evaluators/${escaped}`, line: null };
+  }
+  if (item?.evaluators?.[evaluator] !== undefined) return { kind: "pointer", pointer: `/items/${outcome.index}/evaluators/${escaped}`, line: null };
+  if (value?.default_evaluators?.[evaluator] !== undefined) return { kind: "pointer", pointer: `/default_evaluators/${escaped}`, line: null };
+  if (item !== undefined) return { kind: "pointer", pointer: turned ? `/items/${outcome.index}/turns/${outcome.turn}` : `/items/${outcome.index}`, line: null };
+  return { kind: "whole" };
 }
 
 /** The core's plan of the dataset (which line is its config, among others); none when unreadable. */
@@ -161,8 +276,28 @@ function tagsOf(entries) {
  * writes never hold up the run. Resolves to the report without its items, and the entries' tags.
  */
 async function run({ judge, runId, persist }, call) {
-  const { signal } = call;
   if (!opened) throw misuse("no dataset is open");
+  await stopRun();
+  const stopper = new AbortController();
+  const signal = AbortSignal.any([call.signal, stopper.signal]);
+  let ended;
+  const mine = { id: runId, stop: () => stopper.abort(new DOMException("a newer run started", "AbortError")), finished: new Promise((resolve) => (ended = resolve)) };
+  active = mine;
+  try {
+    return await runOnce({ judge, runId, persist }, call, signal, mine);
+  } finally {
+    if (active === mine) active = null;
+    ended();
+  }
+}
+
+/**
+ * One run (`run`'s body): every message it sends carries `runId`, and it stops touching the
+ * module's state once `mine` is no longer the active run.
+ */
+async function runOnce({ judge, runId, persist }, call, signal, mine) {
+  const current = () => active === mine;
+  opened.paused = false;
   evaluation?.free();
   evaluation = undefined;
   outcomes = [];
@@ -186,12 +321,13 @@ async function run({ judge, runId, persist }, call) {
   let writing = store ? store.clearOutcomes(runId).then(() => store.putRun(record)).catch(() => {}) : Promise.resolve();
   let batch = [];
   let stored = [];
+  let failures = 0;
   let timer = 0;
   let flushed = performance.now();
   const flush = () => {
     clearTimeout(timer);
     timer = 0;
-    if (batch.length > 0) call.rows(batch);
+    if (batch.length > 0 && current()) call.rows({ runId, rows: batch });
     if (store && stored.length > 0) {
       const outcomesToStore = stored;
       writing = writing.then(() => store.putOutcomes(runId, outcomesToStore)).catch(() => {});
@@ -203,13 +339,22 @@ async function run({ judge, runId, persist }, call) {
   const options = {
     signal,
     onResult: (outcome) => {
+      if (!current()) return;
+      const failed = outcome.results.filter((result) => result.error?.code?.startsWith("judge"));
+      if (failed.length > 0) {
+        failures += failed.length;
+        const { code, message } = failed[failed.length - 1].error;
+        call.progress({ runId, judgeFailures: { count: failures, code, message } });
+      }
       outcomes.push(outcome);
       batch.push(compactRow(outcome));
       stored.push(outcome);
       if (performance.now() - flushed > 50) flush();
       else if (!timer) timer = setTimeout(flush, 50);
     },
-    onProgress: call.progress,
+    onProgress: (progress) => {
+      if (current()) call.progress({ ...progress, runId });
+    },
   };
   if (opened.config) options.config = opened.config;
   if (judge) options.judge = judge;
@@ -226,24 +371,56 @@ async function run({ judge, runId, persist }, call) {
         config: opened.config,
         onProgress: options.onProgress,
         onRows: (columns) => {
-          call.rows(columns);
+          if (!current()) return;
+          call.rows({ runId, columns });
           if (store) writing = writing.then(() => store.putColumns(runId, columns)).catch(() => {});
         },
       });
       report = { dialect: evaluation.dialect, summary: evaluation.summary };
     }
-    status = report.judge?.not_reached?.length ? "cancelled" : "done";
+    status = report.judge?.cancelled ? "cancelled" : "done";
+  } catch (error) {
+    if (!signal.aborted) status = "failed";
+    throw error;
   } finally {
     flush();
     if (store) {
       const summary = report?.summary;
       const { dataset, ...saved } = record;
-      writing.then(() =>
-        store.putRun({ ...saved, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail } }),
-      ).catch(() => {});
+      const cut = status === "cancelled" && judge ? cancelledCounts(report, outcomes) : undefined;
+      // A run that could not start (an unreadable dataset) is not kept: a reload would show it.
+      writing = writing.then(() =>
+        status === "failed"
+          ? store.deleteRun(runId)
+          : store.putRun({ ...saved, status, finishedAt: new Date().toISOString(), summary: summary && { pass: summary.pass, fail: summary.fail }, cut }),
+      );
+      // "Done" only once the run is stored: the page is answered after the last write.
+      await writing.catch(() => {});
     }
   }
-  return { report, tags: tagsOf(() => (evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes)) };
+  if (!current()) return { runId, stale: true };
+  return {
+    runId,
+    report,
+    stored: Boolean(store),
+    cut: status === "cancelled" ? cancelledCounts(report, outcomes) : undefined,
+    tags: tagsOf(() => (evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes)),
+  };
+}
+
+/**
+ * What a cancelled judged run scored: entries with every verdict given, and the judge verdicts
+ * skipped because the run stopped first (the skipped results of the entries the core lists as
+ * not reached).
+ */
+function cancelledCounts(report, list) {
+  const notReached = new Set((report.judge?.not_reached ?? []).map((entry) => `${entry.index}/${entry.turn ?? ""}`));
+  let cancelled = 0;
+  for (const outcome of list) {
+    if (!notReached.has(`${outcome.index}/${outcome.turn ?? ""}`)) continue;
+    cancelled += outcome.results.filter((result) => result.result === "skipped").length;
+  }
+  return { entries: report.summary.items, fullyScored: report.summary.items - notReached.size, cancelledVerdicts: cancelled };
 }
 
 /** Opens stored run `runId`'s dataset and returns its stored rows, for the page to show or resume. */
@@ -260,7 +437,15 @@ async function restore(runId) {
   const { dataset, ...run } = record;
   lastJudge = record.judge ? { ...record.judge } : undefined;
   delete lastJudge?.hasKey;
-  return { validation, rows: rowsOf(saved), run, formats: formats() };
+  // A judged run cut short is never scored again behind the user's back (for an item view, a
+  // search, an export): only Resume does that.
+  opened.paused = Boolean(lastJudge) && record.status !== "done";
+  // The judge calls a resumed run would send: the plan's, less the verdicts the judge gave
+  // before (those come from the cache). Answers given for entries not yet recorded are in the
+  // cache too, so this is at most what it sends.
+  const answered = record.stores === "rows" ? 0 : saved.reduce((sum, outcome) => sum + outcome.results.filter((result) => result.usage !== undefined).length, 0);
+  const judgeCallsLeft = Math.max(0, (opened.plan?.needs.judge_calls ?? 0) - answered);
+  return { validation, rows: rowsOf(saved), run, formats: formats(), entries: opened.plan?.entries ?? validation.items, judgeCallsLeft };
 }
 
 /** The rows of stored run `runId` (to compare with). */
@@ -319,6 +504,7 @@ async function entry(position) {
   const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
   // A CSV test set's row comes from the run kept in the module; JSON datasets are read here.
+<<<<<<< HEAD
   const review = reviews.get(entryKey(outcome.index, outcome.turn))?.review;
   const shown = review ? { ...outcome, review } : { ...outcome };
   if (!review) delete shown.review;
@@ -365,6 +551,30 @@ async function review(position, given) {
     await store.putReviews(reviewRun, [...reviews.values()]);
   }
   return entry(position);
+=======
+  return { outcome, input: inputAt(position, outcome) };
+}
+
+/**
+ * The input of entry `position` (whose outcome is `outcome`): a CSV test set's row from the run
+ * kept in the module (judged or not), else the dataset's JSON.
+ */
+function inputAt(position, outcome) {
+  return evaluation?.input?.(position) ?? inputOf(parsed(), outcome);
+}
+
+/**
+ * What the table shows of `entries` (`[{position, index, turn}]`): `{name, prompt, response}` each
+ * (from the dataset's JSON, or a CSV row from the run kept in the module); nothing while a run is
+ * going, so reading the dataset never slows it, and nothing is scored to find them.
+ */
+function labels(entries) {
+  if (!opened || active) return [];
+  return entries.map(({ position, index, turn }) => {
+    const input = evaluation?.input?.(position) ?? inputOf(parsed(), { index, turn });
+    return input ? entryLabels(input) : null;
+  });
+>>>>>>> page
 }
 
 /**
@@ -382,6 +592,10 @@ async function outcomeAt(position) {
 async function ensureEvaluation() {
   if (evaluation) return;
   if (!opened) throw misuse("open a dataset first");
+  // Never a second judged run beside the one in progress, nor one the user has not asked for:
+  // its calls would cost money.
+  if (active && lastJudge) throw misuse("the run is still in progress: try again when it ends");
+  if (opened.paused && lastJudge) throw misuse("this run was cut short: press Resume to score the rest");
   const again = {};
   if (opened.config) again.config = opened.config;
   if (lastJudge) {
@@ -407,12 +621,16 @@ async function search(text) {
 /** Every entry's search text, made on the first search of a run. */
 async function searchTexts() {
   if (opened.searchTexts) return opened.searchTexts;
+  if (outcomes.length === 0 && (active || opened.paused)) return [];
   if (outcomes.length === 0) await ensureEvaluation();
   const source = parsed();
   const count = outcomes.length > 0 ? outcomes.length : evaluation.length;
   const texts = new Array(count);
-  for (let position = 0; position < count; position += 1) texts[position] = searchText(source, await outcomeAt(position));
-  opened.searchTexts = texts;
+  for (let position = 0; position < count; position += 1) {
+    const outcome = await outcomeAt(position);
+    texts[position] = searchText(evaluation?.input?.(position) ?? inputOf(source, outcome), outcome);
+  }
+  if (!active) opened.searchTexts = texts;
   return texts;
 }
 
@@ -449,16 +667,23 @@ serve({
     return booted;
   },
   open: afterBoot(open),
+  setConfig: afterBoot(setConfig),
   run: async ([options], call) => {
     await booted;
     return run(options ?? {}, call);
   },
   entry: afterBoot(entry),
+<<<<<<< HEAD
   review: afterBoot(review),
+=======
+  labels: afterBoot(labels),
+>>>>>>> page
   search: afterBoot(search),
   export: afterBoot(exported),
   testJudge: afterBoot(testJudge),
+  reach: ([endpoint]) => reachability(endpoint),
   validate: afterBoot(validate),
+  problems: afterBoot(problems),
   restore: afterBoot(restore),
   storedRows: afterBoot(storedRows),
   readStored: afterBoot(readStored),

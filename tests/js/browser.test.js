@@ -269,15 +269,18 @@ test("worker and page: a Copilot Studio CSV is read, through connectWorker too",
     try {
       const here = await evaluateRows(text);
       const run = await worker.evaluateRows(text);
+      const kept = await worker.evaluate(text);
       const report = await score(text);
       const same = {
         input: JSON.stringify(await run.input(2)) === JSON.stringify(here.input(2)),
+        evaluateInput: JSON.stringify(await kept.input(2)) === JSON.stringify(here.input(2)),
         copilot: (await run.render("copilot")) === here.render("copilot"),
         rendered: (await render(report, "copilot", { dataset: text })) === here.render("copilot"),
       };
       const question = here.input(1).question;
       here.free();
       run.free();
+      kept.free();
       const validation = await validate(text);
       const remote = await worker.validate(text);
       return { same, question, dialect: validation.dialect, remote: remote.dialect, items: report.items.length };
@@ -286,7 +289,7 @@ test("worker and page: a Copilot Studio CSV is read, through connectWorker too",
     }
   }, csv);
   assert.deepEqual(result, {
-    same: { input: true, copilot: true, rendered: true },
+    same: { input: true, evaluateInput: true, copilot: true, rendered: true },
     question: "When does the store open?",
     dialect: "copilot_studio",
     remote: "copilot_studio",

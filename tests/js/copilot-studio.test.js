@@ -157,6 +157,17 @@ test("with a judge, GeneralQuality and CompareMeaning are judged, and written ba
   );
   const written = await agenteval.render(report, "copilot", { dataset: bytes });
   assert.equal(written, judgedCli([judgedPath]));
+  // A judged run kept in the module gives each row's columns for an item view, as the lean run does.
+  const evaluation = await agenteval.evaluate(bytes, { judge });
+  try {
+    const row = evaluation.input(0);
+    assert.equal(row.question, "How many vacation days do I get?");
+    assert.equal(row.expectedResponse, "25 days a year");
+    assert.match(row.actualResponse, /^You get 25 days\./);
+    assert.throws(() => evaluation.input(7), /position/);
+  } finally {
+    evaluation.free();
+  }
 });
 
 test("with a judge and an embeddings model, TextSimilarity is the embeddings' cosine, written back as the CLI writes it", async () => {

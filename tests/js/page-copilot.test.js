@@ -31,10 +31,10 @@ function cliOutput(name, format) {
 
 function expected(report) {
   const { items, pass, fail, partial, error } = report.summary;
-  const skipped = report.items.filter((entry) => entry.status === "skipped").length;
+  const skipped = report.items.filter((entry) => entry.status === null).length;
   return {
     summary: { entries: items, pass, fail, partial, error, skipped },
-    statuses: report.items.map((entry) => entry.status ?? "not scored"),
+    statuses: report.items.map((entry) => entry.status ?? "skipped"),
   };
 }
 
@@ -49,7 +49,7 @@ test("page: a Copilot Studio export opened by file gives the CLI's entries, stat
   assert.deepEqual(await summary(page), cards);
   const rows = await tableRows(page);
   assert.deepEqual(rows.map((row) => row.status), statuses);
-  assert.deepEqual(rows.map((row) => row.entry), ["1", "2", "3", "4", "5", "6"]);
+  assert.deepEqual(rows.map((row) => row.entry), ["item-0", "item-1", "item-2", "item-3", "item-4", "item-5"]);
   const offered = await page.$$eval("#exports button", (buttons) => buttons.map((button) => button.dataset.format));
   assert.deepEqual(offered.sort(), ["copilot", "csv", "html", "junit", "md", "report"]);
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: 15000 }), page.click('#exports button[data-format="copilot"]')]);

@@ -1,7 +1,8 @@
 // The page with an LLM judge (the local judge server `cargo xtask test` starts: AGENTEVAL_JUDGE_URL
 // and AGENTEVAL_JUDGE_KEY) in headless Chromium: the judge panel and "test connection", verdicts
 // and faults shown with their codes, the key kept out of exports, the URL and storage unless
-// remembered, cancelling, and a run cut by a reload resumed with the judge's answers from the cache.
+// remembered, cancelling, and a run cut by a reload resumed on request, with the judge's answers
+// from the cache.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -89,7 +90,7 @@ test("page judge: test connection, verdicts, faults with their codes, and the ke
   ];
   assert.equal(await openFile(page, "judged.json", dataset(responses)), "done");
   const relevance = await page.$$eval(".table-viewport .table-row", (rows) =>
-    rows.sort((a, b) => a.getAttribute("aria-rowindex") - b.getAttribute("aria-rowindex")).map((row) => row.children[2].textContent),
+    rows.sort((a, b) => a.getAttribute("aria-rowindex") - b.getAttribute("aria-rowindex")).map((row) => row.children[5].textContent),
   );
   assert.deepEqual(relevance, ["pass 4", "fail 2", "error", "pass 5", "error"]);
   assert.match(await page.textContent("#run-status"), /judge: 5 calls, 0 from the cache/);
@@ -113,6 +114,8 @@ test("page judge: test connection, verdicts, faults with their codes, and the ke
   await page.click('.table-viewport .table-row[aria-rowindex="2"]');
   await page.waitForSelector("dialog.item-view[open]");
   assert.match(await page.textContent("dialog.item-view .verdicts"), /judgeAuthenticationError/);
+  // The failure was announced as it happened, outside the item view.
+  assert.match(await page.textContent("#judge-banner"), /^1 judge call failing: judgeAuthenticationError: .+ — check the judge's settings\.$/);
   assert.deepEqual(problems, []);
 });
 
@@ -147,7 +150,7 @@ test("page judge: Cancel stops a judged run; unanswered judge calls end skipped"
   await new Promise((resolve) => setTimeout(resolve, 500));
   await page.click("#cancel");
   assert.equal(await settled(page), "cancelled");
-  assert.match(await page.textContent("#run-status"), /1 entries not reached \(cancelled\)/);
+  assert.equal(await page.textContent("#run-status"), "Cancelled: 2 of 3 entries fully scored; 1 judge verdict cancelled (counted as skipped).");
   const rows = await tableRows(page);
   assert.equal(rows.length, 3);
   await page.click('.table-viewport .table-row[aria-rowindex="2"]');
@@ -159,7 +162,7 @@ test("page judge: Cancel stops a judged run; unanswered judge calls end skipped"
   assert.deepEqual(problems, []);
 });
 
-test("page judge: a run cut short by a reload resumes; answered judge calls come from the cache", async () => {
+test("page judge: a run cut short by a reload resumes on Resume; answered judge calls come from the cache", async () => {
   const { page, problems } = await harness.open();
   await settled(page);
   await configure(page, { remember: true });
@@ -170,6 +173,10 @@ test("page judge: a run cut short by a reload resumes; answered judge calls come
   await page.waitForFunction(() => document.querySelectorAll(".table-viewport .table-row").length === 4);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   await page.reload();
+  // A judged run never resumes by itself: it says what it would send, and waits.
+  assert.equal(await settled(page), "paused");
+  assert.match(await page.textContent("#resume"), /^Resume \(\d+ judge calls left\)$/);
+  await page.click("#resume");
   assert.equal(await settled(page), "done");
   assert.match(await page.textContent("#dataset-name"), /^resume\.json: m365, 16 entries \(resumed from this device\)/);
   assert.equal((await summary(page)).entries, 16);
@@ -188,10 +195,13 @@ test("page judge: without the key remembered, a cut run waits for the key before
   await page.waitForFunction(() => document.querySelectorAll(".table-viewport .table-row").length === 1);
   await page.reload();
   assert.equal(await settled(page), "paused");
-  assert.match(await page.textContent("#run-status"), /1 of 3 entries scored before the reload; enter the judge's key/);
+  assert.match(await page.textContent("#run-status"), /^1 of 3 entries scored before the reload\. Enter the judge's key, then resume\./);
+  await page.click("#resume");
+  assert.match(await page.textContent("#message"), /Enter the judge's key/);
+  assert.equal(await page.evaluate(() => document.body.dataset.state), "paused");
   await page.click("#judge-panel > summary");
   await page.fill("#judge-key", key);
-  await page.click("#run");
+  await page.click("#resume");
   assert.equal(await settled(page), "done");
   assert.equal((await summary(page)).entries, 3);
   assert.deepEqual(problems, []);

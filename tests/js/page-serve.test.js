@@ -96,7 +96,7 @@ test("serve: the page opens with the example scored and scores its judged evalua
   await page.click("#run");
   assert.equal(await settled(page), "done");
   assert.match(await page.textContent('#summary [data-evaluator="Coherence"] .card-detail'), /0 skipped/);
-  assert.match(await page.textContent("#run-status"), /judge: 1 calls/);
+  assert.match(await page.textContent("#run-status"), /judge: 1 call,/);
   assert.deepEqual(problems, []);
   await context.close();
 });

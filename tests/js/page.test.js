@@ -41,7 +41,7 @@ function cliReportOf(text, name, extra = []) {
 
 function entriesOf(report) {
   const { items, pass, fail, partial, error } = report.summary;
-  const skipped = report.items.filter((entry) => entry.status === "skipped").length;
+  const skipped = report.items.filter((entry) => entry.status === null).length;
   return { entries: items, pass, fail, partial, error, skipped };
 }
 
@@ -74,7 +74,7 @@ test("page: opens with the built-in example scored, the cards equal the CLI's su
   assert.deepEqual(await summary(page), expected);
   const rows = await tableRows(page);
   assert.equal(rows.length, expected.entries);
-  assert.deepEqual(rows.map((row) => row.entry), ["1", "2", "3", "4", "5", "6 · turn 1", "6 · turn 2"]);
+  assert.deepEqual(rows.map((row) => row.entry), ["item-0", "item-1", "item-2", "item-3", "item-4", "item-5.turn-0", "item-5.turn-1"]);
   const cli = cliReport(["examples/m365-demo.json"]);
   assert.deepEqual(rows.map((row) => row.status), cli.items.map((entry) => entry.status));
   const rate = await page.textContent('#summary [data-evaluator="PartialMatch"] .card-value');
@@ -91,7 +91,7 @@ test("page: every dialect by file input, paste, URL and drop gives the CLI's ver
   assert.equal(await openFile(page, "legacy.json", legacy), "done");
   const legacyReport = cliReportOf(legacy, "legacy.json");
   assert.deepEqual(await summary(page), entriesOf(legacyReport));
-  assert.deepEqual((await tableRows(page)).map((row) => row.status), legacyReport.items.map((entry) => entry.status ?? "not scored"));
+  assert.deepEqual((await tableRows(page)).map((row) => row.status), legacyReport.items.map((entry) => entry.status ?? "skipped"));
   // Foundry JSONL with its config given separately.
   await page.setInputFiles("#config-file", { name: "config.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(foundryConfig)) });
   await page.waitForFunction(() => document.querySelector("#config-name").textContent === "config: config.json");
@@ -168,19 +168,19 @@ test("page: filters, search and sorting narrow and order the table", async () =>
   const { page, problems } = await harness.open();
   await settled(page);
   await page.selectOption("#filter-status", "fail");
-  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["2", "6 · turn 1", "6 · turn 2"]);
+  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["item-1", "item-5.turn-0", "item-5.turn-1"]);
   await page.selectOption("#filter-evaluator", "Citations");
-  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["2", "6 · turn 1", "6 · turn 2"]);
+  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["item-1", "item-5.turn-0", "item-5.turn-1"]);
   await page.selectOption("#filter-status", "pass");
-  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["1", "4"]);
+  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["item-0", "item-3"]);
   await page.selectOption("#filter-status", "");
   await page.selectOption("#filter-evaluator", "");
   await page.selectOption("#filter-tag", "leave");
-  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["1", "2"]);
+  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["item-0", "item-1"]);
   await page.selectOption("#filter-tag", "");
   await page.fill("#filter-text", "garage b");
   await page.waitForFunction(() => document.querySelector("#table-count").textContent.startsWith("1 of"));
-  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["6 · turn 2"]);
+  assert.deepEqual((await tableRows(page)).map((row) => row.entry), ["item-5.turn-1"]);
   await page.fill("#filter-text", "");
   await page.waitForFunction(() => document.querySelector("#table-count").textContent.startsWith("7 of"));
   await page.click('[role=columnheader] button:text-is("Status")');
@@ -189,7 +189,7 @@ test("page: filters, search and sorting narrow and order the table", async () =>
   await page.click('[role=columnheader] button:has-text("PartialMatch")');
   await page.click('[role=columnheader] button:has-text("PartialMatch")');
   assert.equal(await page.getAttribute('[role=columnheader]:has(button:has-text("PartialMatch"))', "aria-sort"), "descending");
-  assert.equal((await tableRows(page))[0].entry, "6 · turn 1", "the highest PartialMatch score (0.941) first");
+  assert.equal((await tableRows(page))[0].entry, "item-5.turn-0", "the highest PartialMatch score (0.941) first");
   assert.deepEqual(problems, []);
 });
 
@@ -274,10 +274,10 @@ test("page: a second run is compared with an earlier one: changed verdicts and d
   await page.waitForSelector("#compare:not([hidden])");
   const changedList = await page.$$eval("#compare-changed li", (items) => items.map((item) => item.textContent));
   assert.deepEqual(changedList, [
-    "Entry 1: pass → fail (PartialMatch pass → fail, Citations pass → fail)",
-    "Entry 2: fail → pass (PartialMatch fail → pass)",
-  ].map((line) => line.replace("Entry 2: fail → pass (PartialMatch fail → pass)", changedList[1])));
-  assert.match(changedList[1], /^Entry 2: fail → /);
+    "item-0: pass → fail (PartialMatch pass → fail, Citations pass → fail)",
+    "item-1: fail → pass (PartialMatch fail → pass)",
+  ].map((line) => line.replace("item-1: fail → pass (PartialMatch fail → pass)", changedList[1])));
+  assert.match(changedList[1], /^item-1: fail → /);
   const partial = await page.$eval('#compare-evaluators tr[data-evaluator="PartialMatch"]', (row) => [...row.children].map((cell) => cell.textContent));
   assert.equal(partial[1], "80.0 % → 80.0 %");
   assert.equal(partial[2], "0.0");
@@ -304,7 +304,7 @@ test("page: keyboard only — tab order reaches every control, arrows move in th
   assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-rowindex")), "3");
   await page.keyboard.press("Enter");
   await page.waitForSelector("dialog.item-view[open]");
-  assert.match(await page.textContent("#item-title"), /^Entry 2 /);
+  assert.match(await page.textContent("#item-title"), /^item-1 /);
   await page.keyboard.press("Escape");
   const order = [];
   await page.focus("#dataset-file");
@@ -367,7 +367,7 @@ test("page: a scored document and runevals results open as reports; scoring agai
   await settled(page);
   const scored = spawnSync(cli, ["score", "m365-demo.json", "--format", "document"], { cwd: join(root, "examples"), encoding: "utf8", env: { PATH: process.env.PATH } }).stdout;
   assert.equal(await openFile(page, "m365-demo.scored.json", scored), "done");
-  assert.match(await page.textContent("#dataset-name"), /^m365-demo\.scored\.json: a m365 report with 7 scored entries, shown as stored/);
+  assert.match(await page.textContent("#dataset-name"), /^m365-demo\.scored\.json: m365 report with 7 scored entries, shown as stored/);
   const expected = cliReport(["examples/m365-demo.json"]).items.map((entry) => entry.status);
   assert.deepEqual((await tableRows(page)).map((row) => row.status), expected);
   await markPending(page);
@@ -379,7 +379,7 @@ test("page: a scored document and runevals results open as reports; scoring agai
   // runevals results: shown as stored, then scored again from their prompts and responses.
   const runevals = await readFile(join(root, "tests/fixtures/scored/runevals-partial-match.json"), "utf8");
   assert.equal(await openFile(page, "results-20260101.json", runevals), "done");
-  assert.match(await page.textContent("#dataset-name"), /a m365 report with 4 scored entries, shown as stored/);
+  assert.match(await page.textContent("#dataset-name"), /m365 report with 4 scored entries, shown as stored/);
   const stored = await page.evaluate(() => globalThis.agentevalPage.view.results.rows.map((row) => row.results.map((result) => [result.evaluator, result.result, result.score])));
   assert.deepEqual(stored[0], [["PartialMatch", "pass", 0.7143]]);
   await markPending(page);

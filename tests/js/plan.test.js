@@ -49,7 +49,7 @@ test("node: the plan names the formats and needs of each example, as the CLI dec
     default_evaluators: { Relevance: {} },
     items: [{ prompt: "p", response: "r" }],
   });
-  assert.deepEqual(judged.needs, { judge: true, embeddings: false, wordnet: false });
+  assert.deepEqual(judged.needs, { judge: true, embeddings: false, wordnet: false, judge_calls: 1 });
   const foundry = await agenteval.plan(await readFile(join(examples, "foundry-demo.jsonl")), {
     config: JSON.parse(await readFile(join(examples, "foundry-config.json"), "utf8")),
   });

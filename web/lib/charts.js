@@ -1,6 +1,7 @@
 // The results' charts as SVG built node by node (labels are text nodes, never markup): pass rate
 // per evaluator, the score distribution of one evaluator, and entries by status per tag. Each
-// chart has a text alternative (`role="img"` with `aria-label`, and a `<title>` per bar).
+// chart has a text alternative (`role="img"` with `aria-label`, and a `<title>` per bar). Bars of
+// the pass-rate and tag charts filter the table when clicked.
 
 const SVG = "http://www.w3.org/2000/svg";
 const BAR = 22;
@@ -27,12 +28,29 @@ function frame(height, label) {
   });
 }
 
+/**
+ * `text` in at most `length` characters, cut in the middle so that names sharing a long prefix
+ * (`builtin.task_adherence`, `builtin.task_completion`) stay apart; the bars' titles give it whole.
+ */
 function clip(text, length = 17) {
-  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+  if (text.length <= length) return text;
+  const head = Math.ceil((length - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (length - 1 - head))}`;
 }
 
-/** Horizontal bars: each evaluator's pass rate (pass ÷ (pass + fail)). */
-export function passRateChart(evaluators) {
+/** Makes `element` filter the table when clicked (the filters above the table do the same by keyboard). */
+function selects(element, onSelect, ...args) {
+  if (!onSelect) return element;
+  element.classList.add("bar-select");
+  element.addEventListener("click", () => onSelect(...args));
+  return element;
+}
+
+/**
+ * Horizontal bars: each evaluator's pass rate (pass ÷ (pass + fail)); clicking a bar calls
+ * `onSelect(name)`.
+ */
+export function passRateChart(evaluators, onSelect) {
   const rows = evaluators.filter((entry) => entry.passRate !== null);
   const height = Math.max(1, rows.length) * (BAR + 6) + 8;
   const description = rows.map((entry) => `${entry.name} ${(entry.passRate * 100).toFixed(1)} %`).join(", ");
@@ -44,11 +62,15 @@ export function passRateChart(evaluators) {
     const text = `${(entry.passRate * 100).toFixed(1)} %`;
     chart.append(
       svg("text", { x: LABEL - 8, y: y + BAR * 0.7, "text-anchor": "end", class: "chart-label" }, clip(entry.name)),
-      svg("rect", { x: LABEL, y, width: span, height: BAR, class: "bar-track" }),
-      svg(
-        "rect",
-        { x: LABEL, y, width, height: BAR, class: "bar-pass" },
-        svg("title", {}, `${entry.name}: ${text} (${entry.pass} pass, ${entry.fail} fail)`),
+      selects(svg("rect", { x: LABEL, y, width: span, height: BAR, class: "bar-track" }, svg("title", {}, `${entry.name}: show its entries`)), onSelect, entry.name),
+      selects(
+        svg(
+          "rect",
+          { x: LABEL, y, width, height: BAR, class: "bar-pass" },
+          svg("title", {}, `${entry.name}: ${text} (${entry.pass} pass, ${entry.fail} fail)`),
+        ),
+        onSelect,
+        entry.name,
       ),
       svg("text", { x: LABEL + span + 6, y: y + BAR * 0.7, class: "chart-value" }, text),
     );
@@ -104,8 +126,8 @@ function format(value) {
 
 const STACK = ["pass", "partial", "fail", "error", "skipped"];
 
-/** Per tag, one bar of its entries split by status. */
-export function tagChart(tags) {
+/** Per tag, one bar of its entries split by status; clicking a part calls `onSelect(tag, status)`. */
+export function tagChart(tags, onSelect) {
   const shown = tags.slice(0, 30);
   const height = Math.max(1, shown.length) * (BAR + 6) + 8;
   const description = shown.map((entry) => `${entry.tag}: ${entry.pass} pass, ${entry.fail} fail`).join("; ");
@@ -119,7 +141,9 @@ export function tagChart(tags) {
     for (const status of STACK) {
       if (entry[status] === 0) continue;
       const width = (entry[status] / total) * span;
-      chart.append(svg("rect", { x, y, width, height: BAR, class: `bar-${status}` }, svg("title", {}, `${entry.tag}: ${entry[status]} ${status}`)));
+      chart.append(
+        selects(svg("rect", { x, y, width, height: BAR, class: `bar-${status}` }, svg("title", {}, `${entry.tag}: ${entry[status]} ${status}`)), onSelect, entry.tag, status),
+      );
       x += width;
     }
     chart.append(svg("text", { x: LABEL + span + 6, y: y + BAR * 0.7, class: "chart-value" }, String(total)));

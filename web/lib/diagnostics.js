@@ -1,6 +1,7 @@
-// The validation problems of the open dataset, errors first, each naming its line and column or
-// JSON pointer; choosing one shows that spot in the dataset's text (the excerpt comes from the
-// engine, which holds the text).
+// The problems of the open dataset, errors first, each naming its line and column or JSON
+// pointer (and, for those the core names by a code, how to fix them with the page's controls);
+// choosing one shows that spot in the dataset's text (the excerpt comes from the engine, which
+// holds the text).
 
 import { h, replace } from "./dom.js";
 
@@ -9,6 +10,14 @@ function where(location) {
   if (location.kind === "pointer") return location.line ? `${location.pointer || "/"} (line ${location.line})` : location.pointer || "/";
   return "the whole file";
 }
+
+/**
+ * How to fix, with this page's controls, the problems the core names by a code
+ * (`Diagnostic.code`) because each host fixes them its own way.
+ */
+const PAGE_FIXES = {
+  configMissing: "Choose the config with “Foundry evaluation config” in the Dataset panel (before or after the dataset), then press Score.",
+};
 
 export class DiagnosticsList {
   /** `locate(location)` resolves to `{line, column, lines: [{number, text}]}` or null. */
@@ -42,6 +51,7 @@ export class DiagnosticsList {
             ` ${where(diagnostic.location)}: `,
           ),
           diagnostic.message,
+          PAGE_FIXES[diagnostic.code] ? h("span", { class: "diagnostic-fix" }, ` ${PAGE_FIXES[diagnostic.code]}`) : null,
         ),
       ),
     );

@@ -65,3 +65,8 @@ export function formatScore(value, digits = 3) {
   if (typeof value !== "number" || !Number.isFinite(value)) return "–";
   return Number.isInteger(value) ? String(value) : value.toFixed(digits);
 }
+
+/** `count` with its noun: "1 entry", "3 entries" (`many` defaults to `one` + "s"). */
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -38,9 +38,9 @@ function startWorker() {
   };
 }
 
-/** A run's rows: compact rows as they are, the lean path's columns made into compact rows. */
-function compactRows(rows) {
-  return Array.isArray(rows) ? rows : rowsFromColumns(rows);
+/** A run's rows (`{runId, rows | columns}`): compact rows as they are, the lean path's columns made into compact rows. */
+function compactRows({ rows, columns }) {
+  return rows ?? rowsFromColumns(columns);
 }
 
 /** The engine: `call(method, ...args)`, `open(bytes, name, config)` and `run(options, hooks)`. */
@@ -63,17 +63,19 @@ export class Engine {
   }
 
   /**
-   * Scores the open dataset; `hooks.onRows` gets compact rows in batches. Returns `{promise,
-   * cancel}`: a cancelled run without a judge rejects with an `AbortError`; with one, it resolves
-   * with the entries judged so far.
+   * Scores the open dataset as run `options.runId`; `hooks.onRows(rows, runId)` gets compact rows
+   * in batches and `hooks.onProgress(progress, runId)` the progress, each tagged with the run it
+   * belongs to (the worker tags every message). Returns `{promise, cancel}`: a cancelled run
+   * without a judge rejects with an `AbortError`; with one, it resolves with the entries judged
+   * so far.
    */
   run(options, hooks) {
     const controller = new AbortController();
     const promise = this.client.call("run", [options], {
       signal: controller.signal,
       judged: Boolean(options?.judge),
-      onProgress: hooks?.onProgress,
-      onRows: hooks?.onRows && ((rows) => hooks.onRows(compactRows(rows))),
+      onProgress: hooks?.onProgress && ((progress) => hooks.onProgress(progress, progress.runId)),
+      onRows: hooks?.onRows && ((message) => hooks.onRows(compactRows(message), message.runId)),
     });
     return { promise, cancel: () => controller.abort(new DOMException("cancelled by the user", "AbortError")) };
   }

@@ -2,12 +2,15 @@
 // row for the table and charts, its input as the dataset writes it, its tags, and the text that
 // the table's search looks in. Used by the engine worker; pure functions of plain data.
 
-/** `{index, turn, status, results: [{evaluator, result, score}]}`: what the table and charts show. */
+/**
+ * `{index, turn, status, results: [{evaluator, result, score}]}`: what the table and charts show.
+ * An entry without a status (no evaluator gave a verdict) is `skipped`.
+ */
 export function compactRow(outcome) {
   return {
     index: outcome.index,
     turn: outcome.turn ?? null,
-    status: outcome.status,
+    status: outcome.status ?? "skipped",
     results: outcome.results.map((result) => ({
       evaluator: result.evaluator,
       result: result.result,
@@ -34,7 +37,7 @@ export function rowsFromColumns({ index, turn, status, evaluators, result, score
     rows[row] = {
       index: index[row],
       turn: turn[row] < 0 ? null : turn[row],
-      status: status[row] === 4 ? null : CODES[status[row]],
+      status: CODES[status[row]],
       results,
     };
   }
@@ -78,9 +81,8 @@ function stringList(value) {
   return Array.isArray(value) ? value.filter((tag) => typeof tag === "string") : [];
 }
 
-/** Lower-cased text of the entry's input and its results' reasons, for the table's search. */
-export function searchText(source, outcome) {
-  const input = inputOf(source, outcome);
+/** Lower-cased text of the entry's `input` (as `inputOf` gives it) and its results' reasons, for the table's search. */
+export function searchText(input, outcome) {
   const parts = [];
   if (input) parts.push(JSON.stringify(input));
   for (const result of outcome.results) {
@@ -88,4 +90,36 @@ export function searchText(source, outcome) {
     if (result.error?.message) parts.push(result.error.message);
   }
   return parts.join("\n").toLowerCase();
+}
+
+/**
+ * The fields of an entry's input that hold the conversation, whichever dialect wrote it (M365
+ * items and turns, Foundry rows, Copilot Studio columns): `{name, prompt, response, expected,
+ * context, retrieval, tools}`, each undefined when absent.
+ */
+export function inputFields(input) {
+  if (!input || typeof input !== "object") return {};
+  return {
+    name: input.id ?? input.name ?? input.thread ?? undefined,
+    prompt: input.prompt ?? input.query ?? input.question,
+    response: input.response ?? input.actualResponse,
+    expected: input.expected_response ?? input.ground_truth ?? input.expectedResponse,
+    context: input.context,
+    retrieval: input.diagnostics?.retrieval_executions ?? input.diagnostics?.retrieval ?? input.retrieved_documents ?? input.retrieval_ground_truth,
+    tools: input.diagnostics?.tool_calls ?? input.tool_calls ?? input.actions,
+  };
+}
+
+/** How much of an entry's text a table cell's tooltip holds. */
+const LABEL_LENGTH = 2000;
+
+/** What the table shows of an entry's input: `{name, prompt, response}` as short text ("" when absent). */
+export function entryLabels(input) {
+  const { name, prompt, response } = inputFields(input);
+  const text = (value) => {
+    if (value === undefined || value === null) return "";
+    const whole = typeof value === "string" ? value : JSON.stringify(value);
+    return whole.length > LABEL_LENGTH ? `${whole.slice(0, LABEL_LENGTH - 1)}…` : whole;
+  };
+  return { name: text(name), prompt: text(prompt), response: text(response) };
 }

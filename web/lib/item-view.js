@@ -4,6 +4,7 @@
 // when the page can keep reviews. A modal `<dialog>`: focus moves into it and Escape closes it.
 
 import { h, formatScore } from "./dom.js";
+import { inputFields } from "./entries.js";
 import { entryLabel } from "./model.js";
 import { reviewCell, reviewSection } from "./review.js";
 
@@ -32,19 +33,6 @@ function section(title, value, { citations = false } = {}) {
   const text = asText(value);
   if (text === null) return null;
   return h("section", { class: "item-section" }, h("h3", {}, title), h("pre", { class: "item-text" }, citations ? markCitations(text) : text));
-}
-
-/** The fields of an input that hold the agent's answer, whichever dialect wrote it. */
-function fields(input) {
-  if (!input || typeof input !== "object") return {};
-  return {
-    prompt: input.prompt ?? input.query ?? input.question,
-    response: input.response ?? input.actualResponse,
-    expected: input.expected_response ?? input.ground_truth ?? input.expectedResponse,
-    context: input.context,
-    retrieval: input.diagnostics?.retrieval_executions ?? input.diagnostics?.retrieval ?? input.retrieved_documents ?? input.retrieval_ground_truth,
-    tools: input.diagnostics?.tool_calls ?? input.tool_calls ?? input.actions,
-  };
 }
 
 function verdicts(results, review) {
@@ -95,8 +83,8 @@ export class ItemView {
 
   /** Opens the view on `{outcome, input}`, entry `position` of the run. */
   show({ outcome, input, reviewCounts }, position) {
-    const values = fields(input);
-    this.title.textContent = `Entry ${entryLabel(outcome)} — ${outcome.status}`;
+    const values = inputFields(input);
+    this.title.textContent = `${entryLabel(outcome)} — ${outcome.status ?? "skipped"}`;
     this.body.replaceChildren(
       ...[
         outcome.problem ? section("Problem", outcome.problem) : null,

@@ -5,6 +5,7 @@
 // the endpoint; it is never shown in results, exports, the URL or logs.
 
 import { h } from "./dom.js";
+import { explain } from "./judge-check.js";
 
 const KINDS = [
   ["azure", "Azure OpenAI (deployment)"],
@@ -17,10 +18,14 @@ function field(label, input, hint) {
 }
 
 export class JudgePanel {
-  /** `store` keeps settings (may be absent); `onTest(judge)` resolves to a result or rejects. */
-  constructor({ store, onTest }) {
+  /**
+   * `store` keeps settings (may be absent); `onTest(judge)` resolves to a result or rejects;
+   * `onReach(endpoint)` resolves to whether the endpoint can be reached (`judge-check.js`).
+   */
+  constructor({ store, onTest, onReach }) {
     this.store = store;
     this.onTest = onTest;
+    this.onReach = onReach;
     this.key = "";
     this.enabled = h("input", { type: "checkbox", id: "judge-enabled" });
     this.kind = h("select", { id: "judge-kind" }, KINDS.map(([value, text]) => h("option", { value }, text)));
@@ -157,6 +162,11 @@ export class JudgePanel {
       return;
     }
     this.status.textContent = "Testing…";
+    const problem = explain(await this.onReach(judge.endpoint));
+    if (problem) {
+      this.status.textContent = `Cannot reach the judge: ${problem}.`;
+      return;
+    }
     try {
       const result = await this.onTest(judge);
       this.status.textContent =

@@ -1,8 +1,11 @@
 // Loading a dataset: the file picker, dropping a file anywhere on the page, pasting text, or a
-// URL; and the optional Foundry evaluation config. Hands the bytes to the page; reads files
-// asynchronously, so a 100 MB file never blocks the tab.
+// URL; and the optional Foundry evaluation config (chosen before or after the dataset, shown by
+// name, removable). Hands the bytes to the page; reads files asynchronously, so a 100 MB file
+// never blocks the tab.
 
 import { h } from "./dom.js";
+
+const NO_CONFIG = "no config (criteria from the rows, if any)";
 
 export class LoadPanel {
   /** `onBytes(arrayBuffer, name)`, `onConfig(text, name)`, `onError(message)`. */
@@ -18,11 +21,20 @@ export class LoadPanel {
     const config = h("input", { type: "file", id: "config-file", accept: ".json,application/json" });
     config.addEventListener("change", async () => {
       const chosen = config.files[0];
+      config.value = "";
       if (!chosen) return;
-      this.configLabel.textContent = `config: ${chosen.name}`;
-      this.onConfig(await chosen.text(), chosen.name);
+      try {
+        this.setConfig(await chosen.text(), chosen.name);
+      } catch (error) {
+        this.onError(`${chosen.name}: cannot read the file: ${error.message}`);
+      }
     });
-    this.configLabel = h("span", { class: "hint", id: "config-name" }, "no config (criteria from the rows, if any)");
+    this.configLabel = h("span", { class: "hint", id: "config-name" }, NO_CONFIG);
+    this.configClear = h(
+      "button",
+      { type: "button", id: "config-clear", class: "clear", hidden: true, "aria-label": "Remove the config", title: "Remove the config", onclick: () => this.setConfig(undefined) },
+      "×",
+    );
     const url = h("input", { type: "url", id: "dataset-url", placeholder: "https://…/dataset.json", spellcheck: "false" });
     const paste = h("textarea", { id: "dataset-paste", "aria-label": "Dataset text", rows: "6", spellcheck: "false", placeholder: "Paste an eval document, JSON Lines rows or CSV" });
     this.dropHint = h("div", { class: "drop-hint", id: "drop-hint", hidden: true }, "Drop the dataset to score it");
@@ -34,7 +46,13 @@ export class LoadPanel {
         "div",
         { class: "panel-body" },
         h("label", { class: "field" }, "Open a file (or drop it anywhere on the page)", file),
-        h("label", { class: "field" }, "Foundry evaluation config (optional)", config, this.configLabel),
+        h(
+          "div",
+          { class: "field" },
+          h("label", { for: "config-file" }, "Foundry evaluation config (optional; before or after the dataset, applied when you press Score)"),
+          config,
+          h("span", { class: "config-chosen" }, this.configLabel, this.configClear),
+        ),
         h(
           "form",
           {
@@ -70,6 +88,20 @@ export class LoadPanel {
     this.listenForDrops();
   }
 
+  /** Chooses the config (`text` named `name`), or none with `undefined`, and tells the page. */
+  setConfig(text, name) {
+    this.configLabel.textContent = text === undefined ? NO_CONFIG : `config: ${name}`;
+    this.configClear.hidden = text === undefined;
+    this.onConfig(text, name);
+  }
+
+  /** Loads the config at `text` (a URL, as `?config=` gives it). Resolves once it is chosen. */
+  async configFromUrl(text) {
+    const fetched = await this.fetchUrl(text, "config");
+    if (fetched) this.setConfig(new TextDecoder().decode(fetched.bytes), fetched.name);
+    return Boolean(fetched);
+  }
+
   async fromFile(file) {
     try {
       this.onBytes(await file.arrayBuffer(), file.name);
@@ -79,20 +111,28 @@ export class LoadPanel {
   }
 
   async fromUrl(text) {
+    const fetched = await this.fetchUrl(text, "dataset");
+    if (fetched) this.onBytes(fetched.bytes, fetched.name);
+  }
+
+  /** `{bytes, name}` of the file at URL `text` (`what` names it in errors), or null after telling the page why not. */
+  async fetchUrl(text, what) {
     let url;
     try {
       url = new URL(text, location.href);
       if (!["http:", "https:"].includes(url.protocol)) throw new Error("only http(s) URLs can be loaded");
     } catch (error) {
-      return this.onError(`${text}: not a dataset URL: ${error.message}`);
+      this.onError(`${text}: not a ${what} URL: ${error.message}`);
+      return null;
     }
     try {
       const response = await fetch(url, { credentials: "omit", referrerPolicy: "no-referrer" });
       if (!response.ok) throw new Error(`the server answered ${response.status} ${response.statusText}`);
       const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-      this.onBytes(await response.arrayBuffer(), name);
+      return { bytes: await response.arrayBuffer(), name };
     } catch (error) {
-      this.onError(`${url.href}: cannot load it: ${error.message}`);
+      this.onError(`${url.href}: cannot load the ${what}: ${error.message}`);
+      return null;
     }
   }
 

@@ -8,6 +8,7 @@ export class Results {
     this.evaluators = [];
     this.counts = new Map();
     this.entries = { total: 0, pass: 0, fail: 0, partial: 0, error: 0, skipped: 0 };
+    this.skippedVerdicts = 0;
     this.tags = new Set();
     this.append(rows);
   }
@@ -27,6 +28,7 @@ export class Results {
           this.evaluators.push(result.evaluator);
         }
         if (result.result in counts) counts[result.result] += 1;
+        if (result.result === "skipped") this.skippedVerdicts += 1;
         if (result.score !== null && (result.result === "pass" || result.result === "fail")) counts.scores.push(result.score);
       }
       for (const tag of row.tags ?? []) this.tags.add(tag);
@@ -46,10 +48,14 @@ export class Results {
     return row.results.find((result) => result.evaluator === evaluator);
   }
 
-  /** Counts of entries by status, and per evaluator: pass, fail, error, skipped, pass rate, scores. */
+  /**
+   * Counts of entries by status (`passRate`: passing entries of all entries, errors and skipped
+   * ones included; `skippedVerdicts`: verdicts skipped, cancelled judge calls included), and per
+   * evaluator: pass, fail, error, skipped, pass rate (of its pass and fail verdicts), scores.
+   */
   summary() {
-    const decidedEntries = this.entries.pass + this.entries.fail + this.entries.partial;
-    const entries = { ...this.entries, passRate: decidedEntries > 0 ? this.entries.pass / decidedEntries : null };
+    const { total, pass } = this.entries;
+    const entries = { ...this.entries, passRate: total > 0 ? pass / total : null, skippedVerdicts: this.skippedVerdicts };
     const evaluators = this.evaluators.map((name) => {
       const counts = this.counts.get(name);
       const decided = counts.pass + counts.fail;
@@ -91,6 +97,10 @@ export class Results {
         const result = Results.resultOf(row, evaluator);
         if (!result) continue;
         if (status && result.result !== status) continue;
+      } else if (status === "skipped") {
+        // An entry counts as skipped when it has no verdict or any of its verdicts was skipped
+        // (a judged evaluator without a judge, a cancelled judge call).
+        if (row.status !== "skipped" && !row.results.some((result) => result.result === "skipped")) continue;
       } else if (status && row.status !== status) {
         continue;
       }
@@ -115,9 +125,9 @@ function comparator(rows, key) {
   return (a, b) => value(a) - value(b);
 }
 
-/** The entry's label: "3" for an item or row, "5 · turn 2" for a thread turn (both 1-based). */
+/** The entry's id as every export writes it: "item-2" for an item or row, "item-4.turn-1" for a thread turn (0-based). */
 export function entryLabel(row) {
-  return row.turn === null || row.turn === undefined ? `${row.index + 1}` : `${row.index + 1} · turn ${row.turn + 1}`;
+  return row.turn === null || row.turn === undefined ? `item-${row.index}` : `item-${row.index}.turn-${row.turn}`;
 }
 
 /**

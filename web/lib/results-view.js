@@ -3,7 +3,7 @@
 // it reads entries through a `source` (`{entry(position), search(text)}`) and never touches the
 // engine or the page's state directly.
 
-import { h, percent, replace } from "./dom.js";
+import { h, percent, plural, replace } from "./dom.js";
 import { histogram, passRateChart, tagChart } from "./charts.js";
 import { ItemView } from "./item-view.js";
 import { compareRuns, entryLabel, Results } from "./model.js";
@@ -32,7 +32,10 @@ function card(name, label, value, detail) {
 }
 
 export class ResultsView {
-  /** `source` answers `entry(position)` and `search(text)`; both may be absent (no item view, no search). */
+  /**
+   * `source` answers `entry(position)`, `search(text)` and `labels(positions)` (the entries' text
+   * for the table); each may be absent (no item view, no search, no text columns).
+   */
   constructor(source = {}) {
     this.source = source;
     this.results = new Results();
@@ -45,6 +48,7 @@ export class ResultsView {
     this.table = new ResultsTable({
       onOpen: (position) => this.open(position),
       onSort: (key) => this.sortBy(key),
+      labels: source.labels,
     });
     this.item = new ItemView({ onReview: source?.review });
     this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
@@ -99,16 +103,16 @@ export class ResultsView {
     replace(
       this.summary,
       h("h2", { class: "visually-hidden" }, "Summary"),
+      h("p", { class: "headline", id: "headline" }, headline(entries)),
       h(
         "div",
         { class: "cards" },
         card("entries", "entries", entries.total),
         card("pass", "pass", entries.pass),
         card("fail", "fail", entries.fail),
-        card("partial", "partial", entries.partial),
+        card("partial", "partial", entries.partial, "a verdict errored"),
         card("error", "error", entries.error),
-        card("skipped", "skipped", entries.skipped),
-        card("pass-rate", "pass rate", percent(entries.passRate), "pass ÷ (pass + fail + partial)"),
+        card("skipped", "skipped", entries.skipped, entries.skippedVerdicts > 0 ? `${plural(entries.skippedVerdicts, "verdict")} skipped` : "no verdict given"),
       ),
       h(
         "div",
@@ -142,7 +146,7 @@ export class ResultsView {
     chooser.querySelector("select").value = this.histogramOf;
     replace(
       this.charts,
-      h("figure", { class: "chart-box" }, h("figcaption", {}, "Pass rate per evaluator"), passRateChart(evaluators)),
+      h("figure", { class: "chart-box" }, h("figcaption", {}, "Pass rate per evaluator"), passRateChart(evaluators, (name) => this.filterBy({ evaluator: name, status: "" }))),
       h(
         "figure",
         { class: "chart-box" },
@@ -150,7 +154,12 @@ export class ResultsView {
         chosen ? histogram(chosen.name, chosen.scores) : h("p", {}, "No scores yet."),
       ),
       this.results.tags.size > 0
-        ? h("figure", { class: "chart-box" }, h("figcaption", {}, "Entries by tag"), tagChart(this.results.byTag()))
+        ? h(
+            "figure",
+            { class: "chart-box" },
+            h("figcaption", {}, "Entries by tag"),
+            tagChart(this.results.byTag(), (tag, status) => this.filterBy({ tag: tag === "(no tag)" ? "" : tag, status, evaluator: "" })),
+          )
         : null,
     );
   }
@@ -191,6 +200,14 @@ export class ResultsView {
     );
   }
 
+  /** Sets some of the table's filters (a chart's bar was clicked) and shows the table. */
+  filterBy(filter) {
+    Object.assign(this.filter, filter);
+    this.drawFilters();
+    this.drawTable();
+    this.table.element.scrollIntoView?.({ block: "nearest" });
+  }
+
   async searchFor(text) {
     this.filter.text = text;
     if (!text.trim() || !this.source.search) {
@@ -205,7 +222,7 @@ export class ResultsView {
 
   drawTable() {
     const positions = this.results.view(this.filter, this.sort);
-    this.count.textContent = `${positions.length} of ${this.results.rows.length} entries`;
+    this.count.textContent = `${positions.length} of ${plural(this.results.rows.length, "entry", "entries")}`;
     this.table.show(this.results, positions, this.sort);
   }
 
@@ -252,7 +269,7 @@ export class ResultsView {
           ),
         ),
       ),
-      h("h3", { id: "compare-changed-title" }, `${changed.length} entries whose verdict changed`),
+      h("h3", { id: "compare-changed-title" }, `${plural(changed.length, "entry", "entries")} whose verdict changed`),
       h(
         "ul",
         { class: "changed", id: "compare-changed", "aria-labelledby": "compare-changed-title" },
@@ -263,7 +280,7 @@ export class ResultsView {
             h(
               "button",
               { type: "button", class: "link", onclick: () => this.open(row.position) },
-              `Entry ${entryLabel(row)}: ${old ? old.status : "new"} → ${row.status}`,
+              `${entryLabel(row)}: ${old ? old.status : "new"} → ${row.status}`,
             ),
             moved.length > 0 ? ` (${moved.map((entry) => `${entry.evaluator} ${entry.before ?? "absent"} → ${entry.after}`).join(", ")})` : "",
           ),
@@ -273,6 +290,22 @@ export class ResultsView {
     );
     this.compareBox.hidden = false;
   }
+}
+
+/**
+ * The run in one line, errors and skipped entries beside the pass rate: "37.5 % pass · 1 fail ·
+ * 5 errors · 2 skipped · n = 8" (a count only when it is not zero).
+ */
+export function headline({ total, pass, fail, partial, error, skipped, skippedVerdicts }) {
+  if (total === 0) return "No entries yet";
+  const parts = [`${percent(pass / total)} pass`];
+  if (fail) parts.push(`${fail} fail`);
+  if (partial) parts.push(`${partial} partial`);
+  if (error) parts.push(plural(error, "error"));
+  if (skipped) parts.push(`${skipped} skipped`);
+  parts.push(`n = ${total}`);
+  if (skippedVerdicts) parts.push(`${plural(skippedVerdicts, "verdict")} skipped`);
+  return parts.join(" · ");
 }
 
 function sign(value) {

@@ -1,7 +1,8 @@
-// The results table: entries × evaluators, virtualised (only the rows in view, plus a margin,
-// exist in the DOM), so it scrolls smoothly at 100 000 entries. Columns sort on click; rows open
-// the item view on click or Enter; arrow keys move between rows. ARIA table semantics with
-// `aria-rowcount` and `aria-rowindex` tell screen readers where they are.
+// The results table: entries × evaluators, with each entry's id or name, prompt and response
+// (clipped; whole on hover and focus, fetched for the rows in view only), virtualised (only the
+// rows in view, plus a margin, exist in the DOM), so it scrolls smoothly at 100 000 entries.
+// Columns sort on click; rows open the item view on click or Enter; arrow keys move between rows.
+// ARIA table semantics with `aria-rowcount` and `aria-rowindex` tell screen readers where they are.
 
 import { h, formatScore } from "./dom.js";
 import { entryLabel, Results } from "./model.js";
@@ -9,11 +10,26 @@ import { entryLabel, Results } from "./model.js";
 const ROW_HEIGHT = 32;
 const MARGIN = 4;
 
+/** The columns of the entries' text, when the table has a `labels` source: `[key, header]`. */
+const TEXT_COLUMNS = [
+  ["name", "Id or name"],
+  ["prompt", "Prompt"],
+  ["response", "Response"],
+];
+
 export class ResultsTable {
-  /** `onOpen(position)` opens the item view; `onSort(key)` asks for another order. */
-  constructor({ onOpen, onSort }) {
+  /**
+   * `onOpen(position)` opens the item view; `onSort(key)` asks for another order; `labels(entries)`
+   * (optional; `[{position, index, turn}]`) resolves to each entry's `{name, prompt, response}` (or
+   * to nothing while they cannot be read yet), shown clipped, whole on hover and focus.
+   */
+  constructor({ onOpen, onSort, labels }) {
     this.onOpen = onOpen;
     this.onSort = onSort;
+    this.labels = labels;
+    this.texts = new Map();
+    this.wanted = new Set();
+    this.asking = 0;
     this.positions = [];
     this.results = null;
     this.sort = { key: "index", descending: false };
@@ -34,15 +50,17 @@ export class ResultsTable {
   /** Shows `positions` (rows of `results`, in order) with `sort` marked in the header. */
   show(results, positions, sort) {
     const columnsChanged = this.results !== results || this.evaluatorCount !== results.evaluators.length;
+    if (this.results !== results) this.texts.clear();
     this.results = results;
     this.positions = positions;
     this.sort = sort;
     this.evaluatorCount = results.evaluators.length;
     this.element.setAttribute("aria-rowcount", String(positions.length + 1));
     this.spacer.style.height = `${positions.length * ROW_HEIGHT}px`;
-    const template = `minmax(6rem, 8rem) minmax(5rem, 6rem) repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
+    const text = this.labels ? "minmax(6rem, 10rem) minmax(12rem, 3fr) minmax(12rem, 3fr) " : "";
+    const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
     this.element.style.setProperty("--columns", template);
-    this.element.style.setProperty("--table-width", `${14 + 7 * Math.max(1, results.evaluators.length)}rem`);
+    this.element.style.setProperty("--table-width", `${14 + (this.labels ? 30 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
     if (columnsChanged || this.headerSort !== `${sort.key}/${sort.descending}`) this.drawHeader();
     for (const row of this.drawn.values()) row.remove();
     this.drawn.clear();
@@ -56,7 +74,7 @@ export class ResultsTable {
       return h(
         "div",
         { role: "columnheader", "aria-sort": sorted ? (this.sort.descending ? "descending" : "ascending") : "none" },
-        h("button", { type: "button", class: "sort", title: `Sort by ${label}`, onclick: () => this.onSort(key) }, label, sorted ? (this.sort.descending ? " ▼" : " ▲") : ""),
+        h("button", { type: "button", class: "sort", title: `${label} — sort by it`, onclick: () => this.onSort(key) }, breakable(label), sorted ? (this.sort.descending ? " ▼" : " ▲") : ""),
       );
     };
     this.header.replaceChildren(
@@ -65,6 +83,7 @@ export class ResultsTable {
         { class: "table-row", role: "row", "aria-rowindex": "1" },
         column("index", "Entry"),
         column("status", "Status"),
+        this.labels ? TEXT_COLUMNS.map(([, header]) => h("div", { role: "columnheader", class: "text-header" }, header)) : null,
         this.results.evaluators.map((name) => column(name, name)),
       ),
     );
@@ -111,9 +130,59 @@ export class ResultsTable {
       { class: "table-row", role: "row", tabindex: "-1", onclick: () => this.onOpen(Number(row.dataset.position)) },
       h("div", { role: "cell" }),
       cell(),
+      this.labels ? TEXT_COLUMNS.map(() => h("div", { role: "cell", class: "cell-text" })) : null,
       this.results.evaluators.map(cell),
     );
     return row;
+  }
+
+  /** Fills `row`'s text cells for entry `position`, or asks for its text. */
+  fillText(row, position) {
+    const texts = this.texts.get(position);
+    if (!texts) this.want(position);
+    TEXT_COLUMNS.forEach(([key], column) => {
+      const cell = row.children[column + 2];
+      const value = texts?.[key] ?? "";
+      cell.textContent = value;
+      if (value) {
+        cell.title = value;
+        cell.tabIndex = -1;
+      } else {
+        cell.removeAttribute("title");
+        cell.removeAttribute("tabindex");
+      }
+    });
+  }
+
+  /** Asks for the text of `position` with the others wanted in the same frame. */
+  want(position) {
+    this.wanted.add(position);
+    if (this.asking) return;
+    this.asking = setTimeout(() => this.ask(), 30);
+  }
+
+  async ask() {
+    const positions = [...this.wanted];
+    const results = this.results;
+    this.wanted.clear();
+    const entries = positions.map((position) => ({ position, index: results.rows[position]?.index, turn: results.rows[position]?.turn ?? null }));
+    const found = await this.labels(entries).catch(() => []);
+    this.asking = 0;
+    if (results !== this.results || found.length === 0) return;
+    positions.forEach((position, at) => {
+      if (found[at]) this.texts.set(position, found[at]);
+    });
+    for (const row of this.drawn.values()) {
+      const position = Number(row.dataset.position);
+      if (found[positions.indexOf(position)]) this.fillText(row, position);
+    }
+    if (this.wanted.size > 0) this.asking = setTimeout(() => this.ask(), 30);
+  }
+
+  /** Asks again for the text of the rows in view (once it can be read: a run ended). */
+  refreshText() {
+    if (!this.labels) return;
+    for (const row of this.drawn.values()) this.fillText(row, Number(row.dataset.position));
   }
 
   /** Shows the entry at `slot` in `row`. */
@@ -125,10 +194,12 @@ export class ResultsTable {
     row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;
     const cells = row.children;
     cells[0].textContent = entryLabel(entry);
-    setBadge(cells[1], entry.status ?? "none", entry.status ?? "not scored", "");
+    setBadge(cells[1], entry.status ?? "skipped", entry.status ?? "skipped", "");
+    const first = this.labels ? 2 + TEXT_COLUMNS.length : 2;
+    if (this.labels) this.fillText(row, position);
     this.results.evaluators.forEach((name, column) => {
       const result = Results.resultOf(entry, name);
-      const cell = cells[column + 2];
+      const cell = cells[column + first];
       if (!result) setBadge(cell, "absent", "", "");
       else setBadge(cell, result.result, result.result, result.score === null ? "" : ` ${formatScore(result.score, 2)}`);
     });
@@ -164,6 +235,16 @@ export class ResultsTable {
     this.draw();
     this.drawn.get(slot)?.focus();
   }
+}
+
+/**
+ * `name` as text nodes with line-break opportunities (`<wbr>`) where its words meet — before an
+ * upper-case letter that follows a lower-case one, after `.`, `_` or `-` — so a long evaluator name
+ * wraps between words instead of being cut.
+ */
+function breakable(name) {
+  const parts = name.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[._-])/u);
+  return parts.flatMap((part, at) => (at === 0 ? [part] : [h("wbr"), part]));
 }
 
 /** Sets a cell's badge (`kind` its class, `label` its text) and the text after it. */

@@ -244,9 +244,18 @@ pub fn report_diagnostics(diagnostics: &[Diagnostic], name: &str) {
     for diagnostic in diagnostics {
         eprintln!(
             "{}",
-            visible(&diagnostic.clone().in_source(name).to_string())
+            visible(&in_cli_words(diagnostic.clone()).in_source(name).to_string())
         );
     }
+}
+
+/// `diagnostic` with the CLI's way of fixing it, for the problems each host fixes with a control
+/// of its own ([`Diagnostic::code`]).
+fn in_cli_words(mut diagnostic: Diagnostic) -> Diagnostic {
+    if diagnostic.code == Some(dataset::foundry::CONFIG_MISSING) {
+        diagnostic.message.push_str(" (pass --config FILE)");
+    }
+    diagnostic
 }
 
 /// Loads a whole dataset, printing its diagnostics.
@@ -260,7 +269,9 @@ pub fn load_whole(bytes: &[u8], config: Option<&Value>, name: &str) -> Result<Lo
             let rendered: Vec<String> = error
                 .diagnostics
                 .into_iter()
-                .map(|diagnostic| visible(&diagnostic.in_source(name).to_string()).into_owned())
+                .map(|diagnostic| {
+                    visible(&in_cli_words(diagnostic).in_source(name).to_string()).into_owned()
+                })
                 .collect();
             Err(UsageError(rendered.join("\n")))
         }

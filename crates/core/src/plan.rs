@@ -153,26 +153,49 @@ pub struct Needs {
     pub embeddings: bool,
     /// METEOR's WordNet table (`builtin.meteor_score`, a `meteor` grader).
     pub wordnet: bool,
+    /// Calls the run makes to the judge endpoint (chat completions and embeddings), one per
+    /// judged or embedded verdict, before retries and the cache: what a host says a run will
+    /// cost before it sends anything.
+    pub judge_calls: usize,
 }
 
 impl Needs {
-    fn add_evaluator(&mut self, name: &str, options: &Map<String, Value>) {
-        match name {
-            "builtin.meteor_score" => self.wordnet = true,
-            "text_similarity" => match options.get("evaluation_metric").and_then(Value::as_str) {
-                Some("meteor") => self.wordnet = true,
-                Some("cosine") => self.embeddings = true,
-                _ => {}
-            },
-            "score_model" | "label_model" => self.judge = true,
-            "TextSimilarity" => self.embeddings = true,
-            _ => {
-                if evaluators::find(name).is_some_and(|spec| spec.kind == EvaluatorKind::Judge)
-                    || matches!(name, "GeneralQuality" | "CompareMeaning")
-                {
-                    self.judge = true;
-                }
+    /// Counts one evaluator applied `times` times (to one entry, or to every row of a config).
+    fn add_evaluator(&mut self, name: &str, options: &Map<String, Value>, times: usize) {
+        let calls_endpoint = match name {
+            "builtin.meteor_score" => {
+                self.wordnet = true;
+                false
             }
+            "text_similarity" => match options.get("evaluation_metric").and_then(Value::as_str) {
+                Some("meteor") => {
+                    self.wordnet = true;
+                    false
+                }
+                Some("cosine") => {
+                    self.embeddings = true;
+                    true
+                }
+                _ => false,
+            },
+            "score_model" | "label_model" => {
+                self.judge = true;
+                true
+            }
+            "TextSimilarity" => {
+                self.embeddings = true;
+                true
+            }
+            _ => {
+                let judged = evaluators::find(name)
+                    .is_some_and(|spec| spec.kind == EvaluatorKind::Judge)
+                    || matches!(name, "GeneralQuality" | "CompareMeaning");
+                self.judge |= judged;
+                judged
+            }
+        };
+        if calls_endpoint {
+            self.judge_calls += times;
         }
     }
 }
@@ -228,7 +251,7 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
                 entries += 1;
                 turns += usize::from(case.turn.is_some());
                 for planned in resolve::plan(&defaults, case.fields) {
-                    needs.add_evaluator(planned.name, &planned.options);
+                    needs.add_evaluator(planned.name, &planned.options, 1);
                 }
             }
             (document.items().len(), turns, entries)
@@ -238,6 +261,7 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
                 needs.add_evaluator(
                     &criterion.evaluator_name,
                     &criterion.initialization_parameters,
+                    rows.rows.len(),
                 );
             }
             (rows.rows.len(), 0, rows.rows.len())
@@ -251,12 +275,13 @@ pub fn plan(loaded: &Loaded, layout: Layout, config_given: bool) -> Plan {
                         .map(|name| name.trim())
                         .filter(|name| !name.is_empty())
                         .unwrap_or(dataset::copilot_studio::methods::DEFAULT_METHOD);
-                    needs.add_evaluator(name, &Map::new());
+                    needs.add_evaluator(name, &Map::new(), 1);
                 }
                 if set.columns.methods.is_empty() {
                     needs.add_evaluator(
                         dataset::copilot_studio::methods::DEFAULT_METHOD,
                         &Map::new(),
+                        1,
                     );
                 }
             }

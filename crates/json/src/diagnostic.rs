@@ -49,6 +49,12 @@ pub struct Diagnostic {
     pub location: Location,
     /// What is wrong and what was expected.
     pub message: String,
+    /// A stable name for a problem a host answers with one of its own controls (`configMissing`:
+    /// Foundry rows without an evaluation config), so that each host can say how to fix it in its
+    /// own words; absent for every other problem.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "typescript", tsify(optional))]
+    pub code: Option<&'static str>,
 }
 
 impl Diagnostic {
@@ -62,6 +68,7 @@ impl Diagnostic {
                 line: None,
             },
             message: message.into(),
+            code: None,
         }
     }
 
@@ -72,6 +79,7 @@ impl Diagnostic {
             source: None,
             location: Location::LineColumn { line, column },
             message: message.into(),
+            code: None,
         }
     }
 
@@ -82,7 +90,14 @@ impl Diagnostic {
             source: None,
             location: Location::Whole,
             message: message.into(),
+            code: None,
         }
+    }
+
+    /// The same diagnostic, with the stable `code` a host can answer in its own words.
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
     }
 
     /// The same diagnostic as a warning.

@@ -68,6 +68,45 @@ impl Evaluation {
                 .map_err(|dialect| foreign_format(format, dialect))?,
         )
     }
+
+    /// The row of a Copilot Studio test set behind entry `position`, as an object of its columns
+    /// (see `RowsEvaluation.input`), for an item view of a judged run; `undefined` for the other
+    /// dialects, whose text the caller reads as JSON.
+    ///
+    /// # Errors
+    /// `invalidArgument` when there is no entry at `position`.
+    #[wasm_bindgen(unchecked_return_type = "JsonObject | undefined")]
+    pub fn input(&self, position: f64) -> Result<JsValue, JsValue> {
+        row_input(Some(&self.dataset), position, self.report.items.len())
+    }
+}
+
+/// The Copilot Studio row behind entry `position` of a run of `entries` entries over `dataset`,
+/// as an object of its columns; `undefined` for other dialects (or no dataset kept).
+///
+/// # Errors
+/// `invalidArgument` when there is no entry at `position`.
+pub fn row_input(
+    dataset: Option<&Dataset>,
+    position: f64,
+    entries: usize,
+) -> Result<JsValue, JsValue> {
+    let row = (position.fract() == 0.0 && position >= 0.0)
+        .then_some(position as usize)
+        .filter(|index| *index < entries)
+        .ok_or_else(|| {
+            crate::error::ApiError::argument(
+                "position",
+                format!("an entry position from 0 to {}", entries.saturating_sub(1)),
+            )
+        })?;
+    match dataset {
+        Some(Dataset::CopilotStudio(set)) => match set.row_object(row) {
+            Some(object) => crate::boundary::to_js(&Value::Object(object)),
+            None => Ok(JsValue::UNDEFINED),
+        },
+        _ => Ok(JsValue::UNDEFINED),
+    }
 }
 
 /// The error for `format` when it writes into `dialect`, which the scored dataset is not.

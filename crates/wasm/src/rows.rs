@@ -370,25 +370,11 @@ impl RowsEvaluation {
     /// `invalidArgument` when there is no entry at `position`.
     #[wasm_bindgen(unchecked_return_type = "JsonObject | undefined")]
     pub fn input(&self, position: f64) -> Result<JsValue, JsValue> {
-        let row = (position.fract() == 0.0 && position >= 0.0)
-            .then_some(position as usize)
-            .filter(|index| *index < self.report.items.len())
-            .ok_or_else(|| {
-                ApiError::argument(
-                    "position",
-                    format!(
-                        "an entry position from 0 to {}",
-                        self.report.items.len().saturating_sub(1)
-                    ),
-                )
-            })?;
-        match &self.kept {
-            Kept::Dataset(Dataset::CopilotStudio(set)) => match set.row_object(row) {
-                Some(object) => boundary::to_js(&Value::Object(object)),
-                None => Ok(JsValue::UNDEFINED),
-            },
-            _ => Ok(JsValue::UNDEFINED),
-        }
+        let dataset = match &self.kept {
+            Kept::Dataset(dataset) => Some(dataset),
+            _ => None,
+        };
+        evaluation::row_input(dataset, position, self.report.items.len())
     }
 
     /// Writes the run in `format`, exactly as `agenteval score --format` does (see

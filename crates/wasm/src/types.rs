@@ -255,6 +255,8 @@ export interface WorkerCallHooks {
 export interface WorkerEvaluation {
   /** The run report. */
   readonly report: RunReport;
+  /** A Copilot Studio row's columns, made in the worker on demand (see `Evaluation.input`). */
+  input(position: number): Promise<JsonObject | undefined>;
   /** Writes the run in `format` (see `Evaluation.render`). */
   render(format: Format, options?: OutputOptions | null): Promise<string>;
   /** Releases the dataset and report held in the worker; later `render` calls reject. */

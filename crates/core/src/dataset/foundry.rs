@@ -313,10 +313,17 @@ pub struct FoundryDataset {
     pub config_line: Option<usize>,
 }
 
+/// The code of the diagnostic for rows without a config ([`Diagnostic::code`]): each host names
+/// its own way of giving one (the CLI's `--config`, the page's config control).
+pub const CONFIG_MISSING: &str = "configMissing";
+
 fn missing_config() -> InputError {
-    InputError::one(Diagnostic::whole(
-        "Foundry rows need an evaluation config {\"testing_criteria\": [...]}: pass one (CLI: --config FILE), or put it on the first JSONL line",
-    ))
+    InputError::one(
+        Diagnostic::whole(
+            "Foundry rows need an evaluation config {\"testing_criteria\": [...]}: give one with the rows, or put it on the first JSONL line",
+        )
+        .with_code(CONFIG_MISSING),
+    )
 }
 
 impl FoundryDataset {

@@ -176,7 +176,8 @@ fn needs_follow_the_evaluators_the_dataset_names() {
         Needs {
             judge: true,
             embeddings: false,
-            wordnet: false
+            wordnet: false,
+            judge_calls: 1,
         }
     );
     let deterministic = br#"{"schemaVersion": "1.11.0", "default_evaluators": {"ExactMatch": {}},
@@ -199,6 +200,10 @@ fn needs_follow_the_evaluators_the_dataset_names() {
         "{:?}",
         plan.needs
     );
+    assert_eq!(
+        plan.needs.judge_calls, 2,
+        "the cosine grader on each of 2 rows"
+    );
     let csv = b"question,expectedResponse,actualResponse,testMethodType_1\nq,a,a,TextSimilarity\nq,a,a,ExactMatch\n";
     let (plan, _) = inspect(csv, None).expect("read");
     assert_eq!(
@@ -209,6 +214,10 @@ fn needs_follow_the_evaluators_the_dataset_names() {
         plan.needs.embeddings && !plan.needs.judge,
         "{:?}",
         plan.needs
+    );
+    assert_eq!(
+        plan.needs.judge_calls, 1,
+        "TextSimilarity on one of two rows"
     );
 }
 
