@@ -46,7 +46,7 @@ pub enum CompareError {
         /// Its name.
         name: String,
         /// Why.
-        error: ReadError,
+        error: Box<ReadError>,
     },
     /// The runs cannot be paired.
     #[error("{0}")]
@@ -66,7 +66,7 @@ pub fn compare(
     let read = |(name, bytes): (&str, &[u8])| {
         runs::read(name, bytes, options.key.as_deref()).map_err(|error| CompareError::Read {
             name: name.to_owned(),
-            error,
+            error: Box::new(error),
         })
     };
     let baseline = read(baseline)?;
