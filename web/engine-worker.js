@@ -27,13 +27,12 @@ let opened;
 let evaluation;
 let outcomes = [];
 let lastJudge;
-<<<<<<< HEAD
 /** The reviews of the entries shown, by entry (`index:turn`), and the stored run they belong to. */
 let reviews = new Map();
 let reviewRun;
 
 const entryKey = (index, turn) => `${index}:${turn ?? ""}`;
-=======
+
 /** The run in progress: `{id, stop, finished}`; at most one at a time. */
 let active = null;
 
@@ -47,7 +46,6 @@ async function stopRun() {
   running.stop();
   await running.finished;
 }
->>>>>>> page
 
 async function boot({ wasm, wordnet }) {
   api = await load({ module: wasm, wordnet });
@@ -504,12 +502,31 @@ async function entry(position) {
   const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
   // A CSV test set's row comes from the run kept in the module; JSON datasets are read here.
-<<<<<<< HEAD
   const review = reviews.get(entryKey(outcome.index, outcome.turn))?.review;
   const shown = review ? { ...outcome, review } : { ...outcome };
   if (!review) delete shown.review;
-  const input = evaluation?.input?.(position) ?? inputOf(parsed(), outcome);
-  return { outcome: shown, input, reviewCounts: await reviewCounts().catch(() => undefined) };
+  return { outcome: shown, input: inputAt(position, outcome), reviewCounts: await reviewCounts().catch(() => undefined) };
+}
+
+/**
+ * The input of entry `position` (whose outcome is `outcome`): a CSV test set's row from the run
+ * kept in the module (judged or not), else the dataset's JSON.
+ */
+function inputAt(position, outcome) {
+  return evaluation?.input?.(position) ?? inputOf(parsed(), outcome);
+}
+
+/**
+ * What the table shows of `entries` (`[{position, index, turn}]`): `{name, prompt, response}` each
+ * (from the dataset's JSON, or a CSV row from the run kept in the module); nothing while a run is
+ * going, so reading the dataset never slows it, and nothing is scored to find them.
+ */
+function labels(entries) {
+  if (!opened || active) return [];
+  return entries.map(({ position, index, turn }) => {
+    const input = evaluation?.input?.(position) ?? inputOf(parsed(), { index, turn });
+    return input ? entryLabels(input) : null;
+  });
 }
 
 /** The reviews as the package takes them: `[{index, turn, review}]`. */
@@ -551,30 +568,6 @@ async function review(position, given) {
     await store.putReviews(reviewRun, [...reviews.values()]);
   }
   return entry(position);
-=======
-  return { outcome, input: inputAt(position, outcome) };
-}
-
-/**
- * The input of entry `position` (whose outcome is `outcome`): a CSV test set's row from the run
- * kept in the module (judged or not), else the dataset's JSON.
- */
-function inputAt(position, outcome) {
-  return evaluation?.input?.(position) ?? inputOf(parsed(), outcome);
-}
-
-/**
- * What the table shows of `entries` (`[{position, index, turn}]`): `{name, prompt, response}` each
- * (from the dataset's JSON, or a CSV row from the run kept in the module); nothing while a run is
- * going, so reading the dataset never slows it, and nothing is scored to find them.
- */
-function labels(entries) {
-  if (!opened || active) return [];
-  return entries.map(({ position, index, turn }) => {
-    const input = evaluation?.input?.(position) ?? inputOf(parsed(), { index, turn });
-    return input ? entryLabels(input) : null;
-  });
->>>>>>> page
 }
 
 /**
@@ -673,11 +666,8 @@ serve({
     return run(options ?? {}, call);
   },
   entry: afterBoot(entry),
-<<<<<<< HEAD
   review: afterBoot(review),
-=======
   labels: afterBoot(labels),
->>>>>>> page
   search: afterBoot(search),
   export: afterBoot(exported),
   testJudge: afterBoot(testJudge),
