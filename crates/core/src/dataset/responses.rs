@@ -22,11 +22,14 @@ pub fn missing_responses(dataset: &Dataset) -> Option<Diagnostic> {
     }
 }
 
+/// Whether an entry has a response; one of the wrong type is the schema's error, not a missing
+/// response.
 fn has_response(fields: &Map<String, Value>) -> bool {
-    fields
-        .get("response")
-        .and_then(Value::as_str)
-        .is_some_and(|response| !response.trim().is_empty())
+    match fields.get("response") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(response)) => !response.trim().is_empty(),
+        Some(_) => true,
+    }
 }
 
 fn m365(document: &EvalDocument) -> Option<Diagnostic> {
@@ -144,7 +147,8 @@ mod tests {
             r#"{"schemaVersion": "1.6.0", "items": [
                 {"prompt": "a", "response": "yes"},
                 {"prompt": "b", "expected_response": "x"},
-                {"prompt": "c", "response": "  "}]}"#,
+                {"prompt": "c", "response": "  "},
+                {"prompt": "d", "response": 4}]}"#,
         )
         .unwrap();
         assert_eq!(
@@ -155,7 +159,7 @@ mod tests {
             }
         );
         assert!(
-            message.starts_with("2 of 3 items have no response: "),
+            message.starts_with("2 of 4 items have no response: "),
             "{message}"
         );
         let (location, message) = warning(
