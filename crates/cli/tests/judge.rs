@@ -105,7 +105,9 @@ fn every_m365_judge_gets_a_verdict_from_the_judge_on_its_scale() {
             json!([item("Paris is the capital of France."), item("Lyon.")]),
         ),
         &judge.url(),
-        &["--no-judge-cache"],
+        // One call at a time, so the second item's Retrieval request is sent after the first's
+        // answer is cached, however loaded the machine.
+        &["--no-judge-cache", "--judge-concurrency", "1"],
     );
     assert!(
         output.status.code() == Some(0) || output.status.code() == Some(1),
