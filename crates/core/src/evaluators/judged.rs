@@ -16,6 +16,7 @@ mod groundedness;
 mod prompt;
 mod quality;
 pub mod render;
+mod retrieval_context;
 mod rubric;
 mod shown;
 mod standard;
@@ -415,12 +416,22 @@ impl Evaluator for Standard {
 
     fn judge(&self, inputs: &Inputs<'_>) -> Option<Result<JudgeCall, Box<EvalResult>>> {
         let judge = judge_at(self.key.index)?;
+        let retrieved;
+        let mut grounded;
+        let mut inputs = inputs;
         if !self.foundry && judge.class == "GroundednessEvaluator" && !has_context(inputs) {
-            return Some(Err(Box::new(EvalResult::error(
-                &self.label,
-                ErrorCode::EvaluatorConfigurationError,
-                GROUNDEDNESS_WITHOUT_CONTEXT,
-            ))));
+            let Some(context) = retrieval_context::retrieval_context(inputs.get("diagnostics"))
+            else {
+                return Some(Err(Box::new(EvalResult::error(
+                    &self.label,
+                    ErrorCode::EvaluatorConfigurationError,
+                    GROUNDEDNESS_WITHOUT_CONTEXT,
+                ))));
+            };
+            retrieved = Value::String(context);
+            grounded = inputs.clone();
+            grounded.set("context", &retrieved);
+            inputs = &grounded;
         }
         let turns = match (judge.prepare)(inputs, judge) {
             Ok(turns) => turns,
@@ -462,11 +473,12 @@ impl Evaluator for Standard {
 
 /// The error of M365's Groundedness on an item without a context.
 pub const GROUNDEDNESS_WITHOUT_CONTEXT: &str =
-    "Groundedness needs the item's 'context' to judge the response against, and this item has none";
+    "Groundedness needs the item's 'context' or the extracts of its retrieval hits (diagnostics.retrieval_executions) to judge the response against, and this item has neither";
 
-/// Whether an item gives a context. NOTE: Foundry's `builtin.groundedness` follows the reference
-/// without one (the response's `file_search` results, or the response itself for text); an M365
-/// document names no such fallback, and judging a response against itself would pass it blindly.
+/// Whether an item gives a context. Without one, M365's Groundedness grounds on the extracts of
+/// the item's retrieval hits (`retrieval_context`), as the evaluator reference describes; Foundry's
+/// `builtin.groundedness` follows the reference instead (the response's `file_search` results, or
+/// the response itself for text): judging a response against itself would pass it blindly.
 fn has_context(inputs: &Inputs<'_>) -> bool {
     render::truthy(inputs.get("context")) || inputs.get("conversation").is_some()
 }
@@ -642,6 +654,34 @@ mod tests {
         assert!(
             foundry.judge(&inputs).unwrap().is_ok(),
             "the reference judges the response against itself"
+        );
+    }
+
+    #[test]
+    fn m365_groundedness_without_context_grounds_on_the_retrieved_extracts() {
+        let query = json!("Capital of France?");
+        let response = json!("Paris.");
+        let diagnostics = json!({"retrieval_executions": [{"capability": "Web", "retrievalHits": [
+            {"rank": 1, "webUrl": "https://atlas/fr", "extracts": [{"text": "Paris is the capital of France"}]}
+        ]}]});
+        let inputs = Inputs::new()
+            .with("query", &query)
+            .with("response", &response)
+            .with("diagnostics", &diagnostics);
+        let m365 = built("Groundedness", json!({})).unwrap();
+        let call = m365.judge(&inputs).unwrap().unwrap();
+        let sent = format!("{:?}", call.request.messages);
+        assert!(sent.contains("[rank 1] https://atlas/fr"), "{sent}");
+        assert!(sent.contains("Paris is the capital of France"), "{sent}");
+        let context = json!("Given context.");
+        let given = inputs.clone().with("context", &context);
+        let sent = format!(
+            "{:?}",
+            m365.judge(&given).unwrap().unwrap().request.messages
+        );
+        assert!(
+            sent.contains("Given context.") && !sent.contains("atlas"),
+            "{sent}"
         );
     }
 }
