@@ -49,6 +49,15 @@ pub const TEST_METHODS: [&str; 7] = [
     "Custom",
 ];
 
+/// The test method a name stands for: Copilot Studio's "Partial match" (its name for matching
+/// any of the keywords) is KeywordMatch, whose mode is any; other names are themselves.
+pub fn canonical_name(name: &str) -> &str {
+    match name {
+        "PartialMatch" | "Partial match" | "Partial Match" => "KeywordMatch",
+        other => other,
+    }
+}
+
 /// The method a row without any gets.
 pub const DEFAULT_METHOD: &str = "GeneralQuality";
 
@@ -91,7 +100,7 @@ pub fn row_methods(columns: &Columns, row: &Row) -> Vec<RowMethod> {
             let name = row.field(method.method_type).trim();
             (!name.is_empty()).then(|| RowMethod {
                 number: method.number,
-                name: name.to_owned(),
+                name: canonical_name(name).to_owned(),
                 label: name.to_owned(),
                 passing_score: passing_score(row, method),
             })
@@ -105,10 +114,15 @@ pub fn row_methods(columns: &Columns, row: &Row) -> Vec<RowMethod> {
             passing_score: None,
         });
     }
-    let names: Vec<String> = methods.iter().map(|method| method.name.clone()).collect();
+    let labels: Vec<String> = methods.iter().map(|method| method.label.clone()).collect();
     for method in &mut methods {
-        if names.iter().filter(|name| **name == method.name).count() > 1 {
-            method.label = format!("{}_{}", method.name, method.number);
+        if labels
+            .iter()
+            .filter(|label| **label == method.label)
+            .count()
+            > 1
+        {
+            method.label = format!("{}_{}", method.label, method.number);
         }
     }
     methods

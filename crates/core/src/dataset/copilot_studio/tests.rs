@@ -419,3 +419,23 @@ fn every_cell_written_back_is_guarded_against_formulas_and_stable_on_rewrite() {
         "the guarded file writes back the same bytes"
     );
 }
+
+#[test]
+fn partial_match_is_keyword_matching_under_its_own_label() {
+    let text = "question,expectedResponse,actualResponse,testMethodType_1,testMethodType_2\n\
+        q,\"alpha, beta\",the Alpha way,Partial match,KeywordMatch\n\
+        q,\"alpha, beta\",no keyword,PartialMatch,\n";
+    let (set, _) = set(text);
+    let report = engine::score(&Dataset::CopilotStudio(set));
+    let first = &report.items[0].results;
+    assert_eq!(first[0].evaluator, "Partial match");
+    assert_eq!(first[0].result, Verdict::Pass);
+    assert_eq!(
+        first[0].score, first[1].score,
+        "scored as KeywordMatch scores it"
+    );
+    assert_eq!(first[0].reason, first[1].reason);
+    let second = &report.items[1].results[0];
+    assert_eq!(second.evaluator, "PartialMatch");
+    assert_eq!(second.result, Verdict::Fail);
+}
