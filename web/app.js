@@ -441,6 +441,7 @@ class Page {
   }
 }
 
+document.getElementById("start-hint")?.remove();
 const root = document.querySelector("agenteval-app") ?? document.body;
 const page = new Page(root);
 globalThis.agentevalPage = page;

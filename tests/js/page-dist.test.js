@@ -7,7 +7,9 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 
-import { document as m365Document, launchChromium } from "./helpers.js";
+import { join } from "node:path";
+
+import { document as m365Document, launchChromium, root } from "./helpers.js";
 
 const dist = process.env.AGENTEVAL_DIST;
 if (!dist) throw new Error("AGENTEVAL_DIST is unset: run these tests through `cargo xtask test` (it builds the offline file)");
@@ -80,6 +82,7 @@ test("dist: the offline file scores the built-in example", async () => {
     ["agenteval-engine", "agenteval-wasm", "agenteval-example"].map((id) => document.getElementById(id)?.tagName),
   );
   assert.deepEqual(inlined, ["SCRIPT", "SCRIPT", "SCRIPT"]);
+  assert.equal(await page.locator("#start-hint").count(), 0, "the start-up hint is gone once the page runs");
   assert.deepEqual(problems, []);
   assert.deepEqual(requests, []);
 });
@@ -94,4 +97,15 @@ test("dist: a dataset picked with the file input is scored in the file too", asy
   await scored(3);
   assert.deepEqual(problems, []);
   assert.deepEqual(requests, [], "the offline file reached for the network");
+});
+
+test("web/index.html opened from file:// says it needs agenteval view or the offline file", async () => {
+  const context = await browser.newContext();
+  const plain = await context.newPage();
+  await plain.goto(pathToFileURL(join(root, "web/index.html")).href);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const hint = plain.locator("#start-hint");
+  assert.ok(await hint.isVisible(), "the hint is shown");
+  assert.match(await hint.textContent(), /agenteval view.*offline file/s);
+  await context.close();
 });
