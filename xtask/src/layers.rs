@@ -1,6 +1,6 @@
 //! The check that no module of any crate reaches a module that reaches it back: every `crate::` and
-//! `super::` path in a crate's sources (grouped imports expanded; comments and `#[cfg(test)]`
-//! modules left out) is an edge between two modules, compared at every depth of the module tree
+//! `super::` path in a crate's sources (grouped imports expanded; test modules and doc links
+//! counted, plain `//` comments left out) is an edge between two modules, compared at every depth of the module tree
 //! (siblings under one parent, then their children…); a strongly connected group of two or more
 //! is a cycle, reported by the modules that make it.
 
@@ -75,9 +75,6 @@ fn cycles(sources: &[(Module, String)]) -> Vec<String> {
     let modules: BTreeSet<Module> = sources.iter().map(|(module, _)| module.clone()).collect();
     let mut edges: Graph = BTreeMap::new();
     for (module, text) in sources {
-        if module.iter().any(|segment| segment == "tests") {
-            continue;
-        }
         for target in named_paths(module, &code_of(text)) {
             if let Some(resolved) = longest_module(&modules, &target) {
                 edges.entry(module.clone()).or_default().insert(resolved);
@@ -99,13 +96,13 @@ fn cycles(sources: &[(Module, String)]) -> Vec<String> {
     found
 }
 
-/// The text without comment lines and without the `#[cfg(test)]` module that closes a file.
+/// The text without its plain comment lines; doc comments stay, for their links are edges too.
 fn code_of(text: &str) -> String {
-    let body = text
-        .find("#[cfg(test)]\nmod ")
-        .map_or(text, |at| text.get(..at).unwrap_or(text));
-    body.lines()
-        .filter(|line| !line.trim_start().starts_with("//"))
+    text.lines()
+        .filter(|line| {
+            let line = line.trim_start();
+            !line.starts_with("//") || line.starts_with("///") || line.starts_with("//!")
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -328,28 +325,39 @@ mod tests {
     }
 
     #[test]
-    fn a_cycle_between_siblings_is_found_at_its_depth_and_comments_and_tests_are_not_edges() {
+    fn a_cycle_between_siblings_is_found_at_its_depth_and_plain_comments_are_not_edges() {
         let sources = vec![
             source("", "mod a; mod b;"),
             source("a", "mod x; mod y;"),
             source("a::x", "use super::y::Thing;"),
             source("a::y", "use crate::a::x::Other;"),
-            source(
-                "b",
-                "// see crate::a\n#[cfg(test)]\nmod tests { use crate::a; }",
-            ),
-            source("a::tests", "use crate::b;"),
+            source("b", "// see crate::a\n   // and crate::a::x"),
+            source("a::z", "use crate::b;"),
         ];
         assert_eq!(cycles(&sources), vec!["{a::x, a::y}".to_owned()]);
-        let acyclic = vec![
+    }
+
+    #[test]
+    fn test_modules_and_doc_links_are_edges() {
+        let through_a_test_module = vec![
             source("", ""),
             source("a", "use crate::b;"),
-            source(
-                "b",
-                "// crate::a is above\n#[cfg(test)]\nmod tests { use crate::a; }",
-            ),
+            source("b", "fn f() {}\n#[cfg(test)]\nmod tests { use crate::a; }"),
         ];
-        assert!(cycles(&acyclic).is_empty());
+        assert_eq!(cycles(&through_a_test_module), vec!["{a, b}".to_owned()]);
+        let through_a_tests_file = vec![
+            source("", ""),
+            source("a", "use crate::b;"),
+            source("b", "#[cfg(test)]\nmod tests;"),
+            source("b::tests", "use crate::a::run;"),
+        ];
+        assert_eq!(cycles(&through_a_tests_file), vec!["{a, b}".to_owned()]);
+        let through_a_doc_link = vec![
+            source("", ""),
+            source("a", "use crate::b;"),
+            source("b", "/// As [`crate::a::run`] does.\npub fn f() {}"),
+        ];
+        assert_eq!(cycles(&through_a_doc_link), vec!["{a, b}".to_owned()]);
     }
 
     #[test]

@@ -946,7 +946,7 @@ impl<'c> FoundryScorer<'c> {
 }
 
 /// Scores the items of an M365 document one at a time without holding the document, so large
-/// documents can be streamed (see `crate::stream`).
+/// documents can be streamed (see the `stream` module).
 pub struct DocumentScorer {
     default_evaluators: Option<Map<String, Value>>,
     slots: Vec<Slot>,

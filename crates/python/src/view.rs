@@ -319,3 +319,37 @@ impl<'a> PyDict<'a> {
             )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::PyValue;
+
+    fn dumps(text: &str) -> String {
+        Py::Tree(&PyValue::parse(text).unwrap())
+            .dumps_sorted()
+            .unwrap()
+    }
+
+    fn scalar(text: &str) -> Option<String> {
+        Py::Tree(&PyValue::parse(text).unwrap())
+            .scalar_str()
+            .map(|text| text.into_owned())
+    }
+
+    #[test]
+    fn renders_like_python() {
+        assert_eq!(
+            dumps(r#"{"b": 1, "a": [true, null, 1.5e300, "é\n"]}"#),
+            r#"{"a": [true, null, 1.5e+300, "\u00e9\n"], "b": 1}"#
+        );
+        assert_eq!(
+            dumps(r#"["😀", NaN, -Infinity, 1e16, 0.1]"#),
+            r#"["\ud83d\ude00", NaN, -Infinity, 1e+16, 0.1]"#
+        );
+        assert_eq!(scalar("1.0").as_deref(), Some("1.0"));
+        assert_eq!(scalar("true").as_deref(), Some("True"));
+        assert_eq!(scalar("null").as_deref(), Some("None"));
+        assert_eq!(scalar("[]"), None);
+    }
+}

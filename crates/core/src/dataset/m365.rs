@@ -167,7 +167,7 @@ impl EvalDocument {
 }
 
 /// An eval document read as an outline: its top-level members parsed and validated, its items
-/// kept as raw text to parse, validate, score and write one at a time (see `crate::stream`). It
+/// kept as raw text to parse, validate, score and write one at a time (see the `stream` module). It
 /// accepts exactly the documents [`EvalDocument::from_value`] accepts without upgrading, and
 /// reports the same diagnostics.
 #[derive(Debug, Clone)]

@@ -74,7 +74,7 @@ pub fn write_owned(document: Value, report: &RunReport, options: &DocumentOption
     output
 }
 
-/// Writes the outcomes of one item (every outcome of `item`, as [`crate::engine::DocumentScorer`]
+/// Writes the outcomes of one item (every outcome of `item`, as the engine's document scorer
 /// gives them) into the item, with the thread summary of a thread.
 pub fn write_item(item: &mut Value, outcomes: &[CaseOutcome], with_codes: bool) {
     for outcome in outcomes {
