@@ -16,6 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::boundary;
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
+use crate::exchanges;
 use crate::judge::{on_abort, FetchTransport, IndexedDbStore, JsClock};
 use crate::run::{custom_call_js, custom_return, head, ScoreRun};
 
@@ -115,9 +116,10 @@ pub async fn drive(
             if failure.borrow().is_some() {
                 return;
             }
-            let delivered = boundary::to_js(outcome).and_then(|outcome| {
+            let delivered = boundary::to_js(outcome).and_then(|value| {
+                exchanges::attach(&value, outcome)?;
                 if let Some(on_entry) = &on_entry {
-                    on_entry.call1(&JsValue::UNDEFINED, &outcome)?;
+                    on_entry.call1(&JsValue::UNDEFINED, &value)?;
                 }
                 if let Some(on_progress) = &on_progress {
                     let progress = boundary::to_js(&Progress {

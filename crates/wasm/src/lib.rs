@@ -16,6 +16,7 @@ pub mod convert;
 pub mod document;
 pub mod error;
 pub mod evaluation;
+pub mod exchanges;
 pub mod judge;
 pub mod judged;
 pub mod memory;
