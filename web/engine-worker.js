@@ -17,7 +17,7 @@
 
 import { load } from "../pkg/load.js";
 import { misuse, serve } from "../pkg/protocol.js";
-import { compactRow, entryLabels, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
+import { compactRow, conversationOf, entryLabels, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
 import { reachability } from "./lib/judge-check.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
@@ -497,7 +497,10 @@ function nthLine(text, line) {
   return text.slice(start, end === -1 ? text.length : end);
 }
 
-/** One entry in full: its input as the dataset writes it, and its outcome. */
+/**
+ * One entry in full: its outcome, its input as the dataset writes it, a thread turn's earlier
+ * turns (`conversation`) and the run's review counts.
+ */
 async function entry(position) {
   const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
@@ -505,7 +508,8 @@ async function entry(position) {
   const review = reviews.get(entryKey(outcome.index, outcome.turn))?.review;
   const shown = review ? { ...outcome, review } : { ...outcome };
   if (!review) delete shown.review;
-  return { outcome: shown, input: inputAt(position, outcome), reviewCounts: await reviewCounts().catch(() => undefined) };
+  const conversation = outcome.turn === null || outcome.turn === undefined ? [] : conversationOf(parsed(), outcome);
+  return { outcome: shown, input: inputAt(position, outcome), conversation, reviewCounts: await reviewCounts().catch(() => undefined) };
 }
 
 /**

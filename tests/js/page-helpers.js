@@ -89,3 +89,24 @@ export async function tableRows(page) {
       })),
   );
 }
+
+/**
+ * Turns the page's LLM judge on: an Azure OpenAI endpoint at `endpoint`, deployment
+ * `gpt-4o-judge`, key `key`; with `remember` the settings are kept, with `concurrency` its calls
+ * at once.
+ */
+export async function configureJudge(page, { endpoint, key, remember = false, concurrency } = {}) {
+  await page.click("#judge-panel > summary");
+  await page.check("#judge-enabled");
+  await page.selectOption("#judge-kind", "azure");
+  await page.fill("#judge-endpoint", endpoint);
+  await page.dispatchEvent("#judge-endpoint", "change");
+  await page.fill("#judge-model", "gpt-4o-judge");
+  await page.dispatchEvent("#judge-model", "change");
+  await page.fill("#judge-key", key);
+  if (remember) await page.check("#judge-remember");
+  if (concurrency) {
+    await page.fill("#judge-concurrency", String(concurrency));
+    await page.dispatchEvent("#judge-concurrency", "change");
+  }
+}

@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { markPending, openFile, pageHarness, pickFile, settled, summary, tableRows } from "./page-helpers.js";
+import { configureJudge, markPending, openFile, pageHarness, pickFile, settled, summary, tableRows } from "./page-helpers.js";
 
 const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -30,15 +30,8 @@ after(async () => {
 
 const offered = (page) => page.$$eval("#exports button", (buttons) => buttons.map((button) => button.dataset.format));
 
-async function configure(page, endpoint) {
-  await page.click("#judge-panel > summary");
-  await page.check("#judge-enabled");
-  await page.selectOption("#judge-kind", "azure");
-  await page.fill("#judge-endpoint", endpoint);
-  await page.dispatchEvent("#judge-endpoint", "change");
-  await page.fill("#judge-model", "gpt-4o-judge");
-  await page.dispatchEvent("#judge-model", "change");
-  await page.fill("#judge-key", key);
+function configure(page, endpoint) {
+  return configureJudge(page, { endpoint, key });
 }
 
 /** A port nothing listens on (it was just closed). */

@@ -67,6 +67,20 @@ export function inputOf(source, outcome) {
   return record;
 }
 
+/**
+ * The turns of a thread before turn entry `outcome`, for the item view's conversation:
+ * `[{turn, prompt, response}]` (0-based `turn`); empty for an item or row, or a thread's first turn.
+ */
+export function conversationOf(source, outcome) {
+  if (outcome.turn === null || outcome.turn === undefined) return [];
+  const turns = records(source)[outcome.index]?.turns;
+  if (!Array.isArray(turns)) return [];
+  return turns.slice(0, outcome.turn).map((turn, at) => {
+    const { prompt, response } = inputFields(turn);
+    return { turn: at, prompt, response };
+  });
+}
+
 /** Tags of the entry: the item's and, for a turn, the turn's own. */
 export function entryTags(source, outcome) {
   const record = records(source)[outcome.index];

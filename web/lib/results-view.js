@@ -50,7 +50,8 @@ export class ResultsView {
       onSort: (key) => this.sortBy(key),
       labels: source.labels,
     });
-    this.item = new ItemView({ onReview: source?.review });
+    this.item = new ItemView({ onReview: source?.review, onStep: (position, delta) => this.step(position, delta) });
+    this.opening = 0;
     this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
     this.filters = h("div", { class: "filters", role: "search" });
     this.element = h(
@@ -231,9 +232,21 @@ export class ResultsView {
     this.drawTable();
   }
 
+  /** Opens entry `position` in the item view, placed in the table's current order. */
   async open(position) {
     if (!this.source.entry) return;
-    this.item.show(await this.source.entry(position), position);
+    const asked = ++this.opening;
+    const entry = await this.source.entry(position);
+    if (asked !== this.opening) return;
+    const order = this.table.positions;
+    this.item.show(entry, position, { at: order.indexOf(position), count: order.length });
+  }
+
+  /** Opens the entry `delta` places from `position` in the table's order, if there is one. */
+  step(position, delta) {
+    const order = this.table.positions;
+    const next = order[order.indexOf(position) + delta];
+    if (next !== undefined) this.open(next);
   }
 
   /** Shows how these results differ from `baseline` (a `Results`), labelled `name`. */
