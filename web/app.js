@@ -17,6 +17,7 @@ import { RunBar } from "./lib/run-bar.js";
 import { DiagnosticsList } from "./lib/diagnostics.js";
 import { HistoryPanel } from "./lib/history.js";
 import { explain } from "./lib/judge-check.js";
+import { DatasetLine } from "./lib/dataset-line.js";
 
 const EXAMPLE_NAME = "m365-demo.json";
 
@@ -54,6 +55,7 @@ class Page {
     this.title = h("p", { class: "dataset-name", id: "dataset-name", "aria-live": "polite" });
     this.message = h("p", { class: "message", id: "message", role: "alert" });
     this.banner = h("p", { class: "banner", id: "judge-banner", role: "alert", hidden: true });
+    this.datasetLine = new DatasetLine({ loader: this.load.element, title: this.title });
     replace(
       root,
       h(
@@ -65,9 +67,9 @@ class Page {
       h(
         "main",
         { id: "main" },
-        h("div", { class: "controls" }, this.load.element, this.judge.element, this.runBar.element, this.banner, this.title, this.message, this.diagnostics.element),
+        h("div", { class: "controls" }, this.datasetLine.element, this.load.element, this.judge.element, this.runBar.element, this.banner, this.message, this.diagnostics.element),
+        h("div", { class: "toolbar", role: "region", "aria-label": "Export and compare" }, this.exports, this.history.element),
         this.view.element,
-        h("div", { class: "side-panels" }, this.exports, this.history.element),
       ),
     );
   }
@@ -173,9 +175,11 @@ class Page {
     } catch (error) {
       if (token !== this.generation) return;
       this.title.textContent = `${name}: not opened`;
+      this.datasetLine.clear();
       return this.fail(`${name}: ${error.message}`);
     }
     if (token !== this.generation) return;
+    this.datasetLine.fold();
     const { stored } = opened;
     this.current = { name, dialect: opened.dialect, stored: Boolean(stored), formats: opened.formats, entries: opened.entries, config: this.config };
     this.drawExports();
@@ -310,6 +314,7 @@ class Page {
         this.setState("cancelled");
       } else if (error.diagnostics) {
         this.title.textContent = `${this.current.name}: not scored — fix the problems listed below.`;
+        this.datasetLine.unfold();
         this.diagnostics.show(error.diagnostics, this.current.name);
         this.current.formats = [];
         this.drawExports();
@@ -368,6 +373,7 @@ class Page {
     }
     if (token !== this.generation) return;
     const { validation, rows, run, formats, entries, judgeCallsLeft } = restored;
+    this.datasetLine.fold();
     this.current = { name: run.name, dialect: validation.dialect, scored: run.status === "done", formats, entries, config: this.config };
     this.diagnostics.show(validation.diagnostics, run.name);
     this.title.textContent = `${this.describe()} (${run.status === "done" ? "restored" : "cut short"} on this device)`;

@@ -3,6 +3,7 @@
 // states, reading its summary, and saving screenshots of the main views.
 
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { launchChromium, root, serve } from "./helpers.js";
@@ -109,4 +110,16 @@ export async function configureJudge(page, { endpoint, key, remember = false, co
     await page.fill("#judge-concurrency", String(concurrency));
     await page.dispatchEvent("#judge-concurrency", "change");
   }
+}
+
+/** Unfolds the loader ("Change" in the dataset's line) when a dataset has folded it away. */
+export async function showLoader(page) {
+  if (await page.isHidden("#load-panel")) await page.click("#dataset-change");
+  await page.waitForSelector("#load-panel", { state: "visible" });
+}
+
+/** Clicks the export button of `format` and resolves to the downloaded file's text. */
+export async function downloadExport(page, format) {
+  const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15000 }), page.click(`#exports button[data-format="${format}"]`)]);
+  return readFile(await file.path(), "utf8");
 }

@@ -127,13 +127,18 @@ export function inputFields(input) {
 /** How much of an entry's text a table cell's tooltip holds. */
 const LABEL_LENGTH = 2000;
 
-/** What the table shows of an entry's input: `{name, prompt, response}` as short text ("" when absent). */
+/**
+ * What the table shows of an entry's input: `{name, prompt, response, thread}` as short text (""
+ * when absent): a thread turn's `thread` is its thread's name and its `name` the turn's own.
+ */
 export function entryLabels(input) {
-  const { name, prompt, response } = inputFields(input);
+  const { prompt, response } = inputFields(input);
+  const turnOfThread = input !== null && typeof input === "object" && "thread" in input;
+  const name = turnOfThread ? (input.id ?? input.name) : inputFields(input).name;
   const text = (value) => {
     if (value === undefined || value === null) return "";
     const whole = typeof value === "string" ? value : JSON.stringify(value);
     return whole.length > LABEL_LENGTH ? `${whole.slice(0, LABEL_LENGTH - 1)}…` : whole;
   };
-  return { name: text(name), prompt: text(prompt), response: text(response) };
+  return { name: text(name), prompt: text(prompt), response: text(response), thread: text(input?.thread) };
 }

@@ -1,5 +1,6 @@
 // The results table: entries × evaluators, with each entry's id or name, prompt and response
-// (clipped; whole on hover and focus, fetched for the rows in view only), virtualised (only the
+// (clipped; whole on hover and focus, fetched for the rows in view only), a thread and a turn
+// column when the run has thread turns (numbered as the exports number them), virtualised (only the
 // rows in view, plus a margin, exist in the DOM), so it scrolls smoothly at 100 000 entries.
 // Columns sort on click; rows open the item view on click or Enter; arrow keys move between rows.
 // ARIA table semantics with `aria-rowcount` and `aria-rowindex` tell screen readers where they are.
@@ -9,6 +10,12 @@ import { entryLabel, Results } from "./model.js";
 
 const ROW_HEIGHT = 32;
 const MARGIN = 4;
+
+/** The thread and turn columns' headers, and what they say of their numbering. */
+const THREAD_COLUMNS = [
+  ["Thread", "The thread: its name, else its item as the exports name it"],
+  ["Turn", "The turn within its thread, numbered from 0 as the exports number it (item-4.turn-1)"],
+];
 
 /** The columns of the entries' text, when the table has a `labels` source: `[key, header]`. */
 const TEXT_COLUMNS = [
@@ -49,18 +56,22 @@ export class ResultsTable {
 
   /** Shows `positions` (rows of `results`, in order) with `sort` marked in the header. */
   show(results, positions, sort) {
-    const columnsChanged = this.results !== results || this.evaluatorCount !== results.evaluators.length;
+    const threads = results.rows.some((row) => row.turn !== null && row.turn !== undefined);
+    const columnsChanged = this.results !== results || this.evaluatorCount !== results.evaluators.length || this.threads !== threads;
     if (this.results !== results) this.texts.clear();
     this.results = results;
     this.positions = positions;
     this.sort = sort;
     this.evaluatorCount = results.evaluators.length;
+    this.threads = threads;
+    this.textStart = 2 + (threads ? THREAD_COLUMNS.length : 0);
     this.element.setAttribute("aria-rowcount", String(positions.length + 1));
     this.spacer.style.height = `${positions.length * ROW_HEIGHT}px`;
+    const thread = threads ? "minmax(7rem, 10rem) minmax(3.5rem, 4rem) " : "";
     const text = this.labels ? "minmax(6rem, 10rem) minmax(12rem, 3fr) minmax(12rem, 3fr) " : "";
-    const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
+    const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${thread}${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
     this.element.style.setProperty("--columns", template);
-    this.element.style.setProperty("--table-width", `${14 + (this.labels ? 30 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
+    this.element.style.setProperty("--table-width", `${14 + (threads ? 14 : 0) + (this.labels ? 30 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
     if (columnsChanged || this.headerSort !== `${sort.key}/${sort.descending}`) this.drawHeader();
     for (const row of this.drawn.values()) row.remove();
     this.drawn.clear();
@@ -83,6 +94,7 @@ export class ResultsTable {
         { class: "table-row", role: "row", "aria-rowindex": "1" },
         column("index", "Entry"),
         column("status", "Status"),
+        this.threads ? THREAD_COLUMNS.map(([header, explained]) => h("div", { role: "columnheader", class: "text-header", title: explained }, header)) : null,
         this.labels ? TEXT_COLUMNS.map(([, header]) => h("div", { role: "columnheader", class: "text-header" }, header)) : null,
         this.results.evaluators.map((name) => column(name, name)),
       ),
@@ -130,6 +142,7 @@ export class ResultsTable {
       { class: "table-row", role: "row", tabindex: "-1", onclick: () => this.onOpen(Number(row.dataset.position)) },
       h("div", { role: "cell" }),
       cell(),
+      this.threads ? THREAD_COLUMNS.map(() => h("div", { role: "cell", class: "cell-thread" })) : null,
       this.labels ? TEXT_COLUMNS.map(() => h("div", { role: "cell", class: "cell-text" })) : null,
       this.results.evaluators.map(cell),
     );
@@ -140,8 +153,9 @@ export class ResultsTable {
   fillText(row, position) {
     const texts = this.texts.get(position);
     if (!texts) this.want(position);
+    if (this.threads) this.fillThread(row, position, texts);
     TEXT_COLUMNS.forEach(([key], column) => {
-      const cell = row.children[column + 2];
+      const cell = row.children[column + this.textStart];
       const value = texts?.[key] ?? "";
       cell.textContent = value;
       if (value) {
@@ -152,6 +166,16 @@ export class ResultsTable {
         cell.removeAttribute("tabindex");
       }
     });
+  }
+
+  /** Fills `row`'s thread and turn cells for entry `position` (`texts` its labels, once read). */
+  fillThread(row, position, texts) {
+    const entry = this.results.rows[position];
+    const [thread, turn] = [row.children[2], row.children[3]];
+    const inThread = entry.turn !== null && entry.turn !== undefined;
+    thread.textContent = inThread ? texts?.thread || `item-${entry.index}` : "";
+    thread.title = thread.textContent;
+    turn.textContent = inThread ? String(entry.turn) : "";
   }
 
   /** Asks for the text of `position` with the others wanted in the same frame. */
@@ -195,8 +219,9 @@ export class ResultsTable {
     const cells = row.children;
     cells[0].textContent = entryLabel(entry);
     setBadge(cells[1], entry.status ?? "skipped", entry.status ?? "skipped", "");
-    const first = this.labels ? 2 + TEXT_COLUMNS.length : 2;
+    const first = this.textStart + (this.labels ? TEXT_COLUMNS.length : 0);
     if (this.labels) this.fillText(row, position);
+    else if (this.threads) this.fillThread(row, position);
     this.results.evaluators.forEach((name, column) => {
       const result = Results.resultOf(entry, name);
       const cell = cells[column + first];
