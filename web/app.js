@@ -33,6 +33,7 @@ class Page {
       search: (text) => this.engine.call("search", text),
       review: (position, review) => this.engine.call("review", position, review),
       labels: (positions) => this.engine.call("labels", positions),
+      reviews: () => this.engine.call("reviews"),
     });
     this.load = new LoadPanel({
       onBytes: (bytes, name) => this.openDataset(bytes, name),
@@ -188,6 +189,7 @@ class Page {
       this.storedRows = stored.items;
       this.view.reset(stored.items);
       this.runBar.ready(`${plural(stored.items.length, "entry", "entries")} as stored`);
+      this.view.loadReviews();
       this.setState("done");
       return;
     }
@@ -296,6 +298,7 @@ class Page {
       this.drawExports();
       if (baseline) this.view.compareWith(new Results(baseline.map((row) => ({ ...row }))), "the scores stored in the file");
       this.history.refresh(runId);
+      this.view.loadReviews();
       if (cut) {
         this.runBar.cancelled(cut);
         this.setState("cancelled");
@@ -379,6 +382,7 @@ class Page {
     this.title.textContent = `${this.describe()} (${run.status === "done" ? "restored" : "cut short"} on this device)`;
     this.resumedRows = rows;
     this.view.reset(rows);
+    this.view.loadReviews();
     this.drawExports();
     this.history.refresh(run.id);
     if (run.status === "done") {

@@ -555,6 +555,18 @@ async function reviewCounts() {
 }
 
 /**
+ * The reviews the results view shows: the run's counts (the core's, as `reviewCounts`) and a
+ * mark per reviewed entry, `{position, needsReview, overrides}`.
+ */
+async function reviewState() {
+  const counts = await reviewCounts().catch(() => undefined);
+  const marks = [...reviews.values()]
+    .filter((entry) => entry.position !== undefined)
+    .map(({ position, review }) => ({ position, needsReview: Boolean(review.needs_review), overrides: review.overrides?.length ?? 0 }));
+  return { counts, marks };
+}
+
+/**
  * Sets the review of entry `position` (`null` removes it), checked by the core against the entry's
  * results, and keeps it with the stored run; resolves to the entry as `entry` gives it.
  */
@@ -671,6 +683,7 @@ serve({
   },
   entry: afterBoot(entry),
   review: afterBoot(review),
+  reviews: afterBoot(reviewState),
   labels: afterBoot(labels),
   search: afterBoot(search),
   export: afterBoot(exported),

@@ -78,13 +78,14 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
 }
 
-/** Visible rows of the results table: `[{entry, status}]`. */
+/** Visible rows of the results table: `[{entry, reviewMark, status, position}]` (`reviewMark` "" when not reviewed). */
 export async function tableRows(page) {
   return page.evaluate(() =>
     [...document.querySelectorAll(".table-viewport .table-row")]
       .sort((a, b) => Number(a.getAttribute("aria-rowindex")) - Number(b.getAttribute("aria-rowindex")))
       .map((row) => ({
-        entry: row.children[0].textContent,
+        entry: row.children[0].firstChild?.textContent ?? "",
+        reviewMark: row.querySelector(".review-mark")?.dataset.review ?? "",
         status: row.children[1].textContent,
         position: Number(row.dataset.position),
       })),

@@ -7,6 +7,7 @@ import { h, percent, plural, replace } from "./dom.js";
 import { histogram, passRateChart, tagChart } from "./charts.js";
 import { ItemView } from "./item-view.js";
 import { compareRuns, entryLabel, Results } from "./model.js";
+import { summaryText } from "./review.js";
 import { ResultsTable } from "./table.js";
 
 const STATUS_FILTERS = ["pass", "fail", "partial", "error", "skipped"];
@@ -33,8 +34,9 @@ function card(name, label, value, detail) {
 
 export class ResultsView {
   /**
-   * `source` answers `entry(position)`, `search(text)` and `labels(positions)` (the entries' text
-   * for the table); each may be absent (no item view, no search, no text columns).
+   * `source` answers `entry(position)`, `search(text)`, `labels(positions)` (the entries' text
+   * for the table), `review(position, review)` (saves a review) and `reviews()` (the run's review
+   * counts and marks); each may be absent (no item view, no search, no text columns, no review).
    */
   constructor(source = {}) {
     this.source = source;
@@ -50,7 +52,13 @@ export class ResultsView {
       onSort: (key) => this.sortBy(key),
       labels: source.labels,
     });
-    this.item = new ItemView({ onReview: source?.review, onStep: (position, delta) => this.step(position, delta) });
+    const onReview = source.review && (async (position, review) => {
+      const entry = await source.review(position, review);
+      this.loadReviews();
+      return entry;
+    });
+    this.item = new ItemView({ onReview, onStep: (position, delta) => this.step(position, delta) });
+    this.reviewLine = h("p", { class: "review-summary", id: "review-summary", hidden: true });
     this.opening = 0;
     this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
     this.filters = h("div", { class: "filters", role: "search" });
@@ -70,6 +78,7 @@ export class ResultsView {
   /** Replaces the results. */
   reset(rows = []) {
     this.results = new Results(rows);
+    this.showReviews({ counts: undefined, marks: [] });
     this.filter.matches = undefined;
     this.drawFilters();
     this.refresh();
@@ -105,6 +114,7 @@ export class ResultsView {
       this.summary,
       h("h2", { class: "visually-hidden" }, "Summary"),
       h("p", { class: "headline", id: "headline" }, headline(entries)),
+      this.reviewLine,
       h(
         "div",
         { class: "cards" },
@@ -199,6 +209,22 @@ export class ResultsView {
       evaluator,
       tag,
     );
+  }
+
+  /** Asks the source for the run's reviews and shows them (the summary's line, the table's marks). */
+  async loadReviews() {
+    if (!this.source.reviews) return;
+    const results = this.results;
+    const state = await this.source.reviews().catch(() => null);
+    if (state && results === this.results) this.showReviews(state);
+  }
+
+  /** Shows `{counts, marks}`: the counts in the summary, a mark on each reviewed entry's row. */
+  showReviews({ counts, marks }) {
+    const text = summaryText(counts);
+    this.reviewLine.textContent = text ?? "";
+    this.reviewLine.hidden = !text;
+    this.table.setMarks(new Map(marks.map((mark) => [mark.position, mark])));
   }
 
   /** Sets some of the table's filters (a chart's bar was clicked) and shows the table. */

@@ -35,6 +35,7 @@ export class ResultsTable {
     this.onSort = onSort;
     this.labels = labels;
     this.texts = new Map();
+    this.marks = new Map();
     this.wanted = new Set();
     this.asking = 0;
     this.positions = [];
@@ -209,6 +210,22 @@ export class ResultsTable {
     for (const row of this.drawn.values()) this.fillText(row, Number(row.dataset.position));
   }
 
+  /** Sets the reviewed entries' marks (`position` → `{needsReview, overrides}`) and redraws the rows in view. */
+  setMarks(marks) {
+    this.marks = marks;
+    if (!this.results) return;
+    for (const [slot, row] of this.drawn) this.fill(row, slot);
+  }
+
+  /** Writes entry `entry`'s id in `cell`, with its review mark when it is reviewed. */
+  fillEntry(cell, entry) {
+    cell.textContent = entryLabel(entry);
+    const mark = this.marks.get(entry.position);
+    if (!mark) return;
+    const said = [mark.overrides > 0 ? `reviewed: ${mark.overrides} ${mark.overrides === 1 ? "verdict" : "verdicts"}` : "reviewed", mark.needsReview ? "needs review" : null].filter(Boolean).join(", ");
+    cell.append(" ", h("span", { class: `review-mark${mark.needsReview ? " review-mark-needs" : ""}`, title: said, "aria-label": said, "data-review": said }, mark.needsReview ? "⚑" : "✎"));
+  }
+
   /** Shows the entry at `slot` in `row`. */
   fill(row, slot) {
     const position = this.positions[slot];
@@ -217,7 +234,7 @@ export class ResultsTable {
     row.dataset.position = String(position);
     row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;
     const cells = row.children;
-    cells[0].textContent = entryLabel(entry);
+    this.fillEntry(cells[0], entry);
     setBadge(cells[1], entry.status ?? "skipped", entry.status ?? "skipped", "");
     const first = this.textStart + (this.labels ? TEXT_COLUMNS.length : 0);
     if (this.labels) this.fillText(row, position);
