@@ -18,6 +18,7 @@ import { DiagnosticsList } from "./lib/diagnostics.js";
 import { HistoryPanel } from "./lib/history.js";
 import { explain } from "./lib/judge-check.js";
 import { DatasetLine } from "./lib/dataset-line.js";
+import { JudgeOffer } from "./lib/judge-offer.js";
 
 const EXAMPLE_NAME = "m365-demo.json";
 
@@ -44,6 +45,14 @@ class Page {
       store: undefined,
       onTest: (judge) => this.engine.call("testJudge", judge),
       onReach: (endpoint) => this.engine.call("reach", endpoint),
+      onChange: () => this.judgeOffer.judgeTurned(!this.activeRun && Boolean(this.judge.judge())),
+    });
+    this.judgeOffer = new JudgeOffer({
+      onUseDemo: () => {
+        this.judge.useDemo();
+        return this.score();
+      },
+      onScore: () => this.score(),
     });
     this.runBar = new RunBar({ onRun: () => this.score(), onCancel: () => this.cancel(), onResume: () => this.resume() });
     this.diagnostics = new DiagnosticsList({ locate: (location) => this.engine.call("excerpt", location) });
@@ -68,7 +77,7 @@ class Page {
       h(
         "main",
         { id: "main" },
-        h("div", { class: "controls" }, this.datasetLine.element, this.load.element, this.judge.element, this.runBar.element, this.banner, this.message, this.diagnostics.element),
+        h("div", { class: "controls" }, this.datasetLine.element, this.load.element, this.judge.element, this.runBar.element, this.banner, this.judgeOffer.element, this.message, this.diagnostics.element),
         h("div", { class: "toolbar", role: "region", "aria-label": "Export and compare" }, this.exports, this.history.element),
         this.view.element,
       ),
@@ -115,7 +124,10 @@ class Page {
       const response = await fetch(new URL("serve.json", location.href));
       if (!response.ok) return;
       const served = await response.json();
-      if (served?.judge?.endpoint) this.judge.offerDemo(served.judge);
+      if (served?.judge?.endpoint) {
+        this.judge.offerDemo(served.judge);
+        this.judgeOffer.offerDemo(served.judge.label);
+      }
     } catch {
       // Not served by `agenteval view`: no judge to offer.
     }
@@ -182,7 +194,7 @@ class Page {
     if (token !== this.generation) return;
     this.datasetLine.fold();
     const { stored } = opened;
-    this.current = { name, dialect: opened.dialect, stored: Boolean(stored), formats: opened.formats, entries: opened.entries, config: this.config };
+    this.current = { name, dialect: opened.dialect, stored: Boolean(stored), formats: opened.formats, entries: opened.entries, judgeCalls: opened.judgeCalls, config: this.config };
     this.drawExports();
     if (stored) {
       this.title.textContent = `${name}: ${stored.dialect} report with ${plural(stored.items.length, "scored entry", "scored entries")}, shown as stored. Score again to compare.`;
@@ -254,6 +266,7 @@ class Page {
     this.pendingResume = null;
     const judge = this.judge.judge();
     const baseline = this.storedRows;
+    this.judgeOffer.clear();
     this.view.reset(resume ? this.resumedRows ?? [] : []);
     let fresh = !resume;
     this.setState("running");
@@ -299,6 +312,7 @@ class Page {
       if (baseline) this.view.compareWith(new Results(baseline.map((row) => ({ ...row }))), "the scores stored in the file");
       this.history.refresh(runId);
       this.view.loadReviews();
+      if (!judge) this.judgeOffer.ranWithoutJudge(this.current.judgeCalls);
       if (cut) {
         this.runBar.cancelled(cut);
         this.setState("cancelled");

@@ -3,12 +3,19 @@
 // column when the run has thread turns (numbered as the exports number them), virtualised (only the
 // rows in view, plus a margin, exist in the DOM), so it scrolls smoothly at 100 000 entries.
 // Columns sort on click; rows open the item view on click or Enter; arrow keys move between rows.
+// On a narrow screen each entry is a card instead (its verdicts wrapped, named), still virtualised.
 // ARIA table semantics with `aria-rowcount` and `aria-rowindex` tell screen readers where they are.
 
 import { h, formatScore } from "./dom.js";
 import { entryLabel, Results } from "./model.js";
 
 const ROW_HEIGHT = 32;
+/** Below this width the entries are cards (one per entry, its verdicts wrapped), not a wide table. */
+const CARDS_QUERY = "(max-width: 600px)";
+/** A card's height: its padding and three lines (entry and status, prompt, response)… */
+const CARD_BASE = 84;
+/** …and a line per two verdicts. */
+const CARD_VERDICT_LINE = 24;
 const MARGIN = 4;
 
 /** The thread and turn columns' headers, and what they say of their numbering. */
@@ -53,6 +60,11 @@ export class ResultsTable {
     this.viewport.addEventListener("keydown", (event) => this.key(event));
     this.drawn = new Map();
     this.frame = 0;
+    this.rowHeight = ROW_HEIGHT;
+    this.narrow = globalThis.matchMedia?.(CARDS_QUERY);
+    this.narrow?.addEventListener("change", () => {
+      if (this.results) this.show(this.results, this.positions, this.sort);
+    });
   }
 
   /** Shows `positions` (rows of `results`, in order) with `sort` marked in the header. */
@@ -66,8 +78,12 @@ export class ResultsTable {
     this.evaluatorCount = results.evaluators.length;
     this.threads = threads;
     this.textStart = 2 + (threads ? THREAD_COLUMNS.length : 0);
+    const cards = Boolean(this.narrow?.matches);
+    this.element.classList.toggle("as-cards", cards);
+    this.rowHeight = cards ? CARD_BASE + CARD_VERDICT_LINE * Math.ceil(results.evaluators.length / 2) : ROW_HEIGHT;
+    this.element.style.setProperty("--row-height", `${this.rowHeight}px`);
     this.element.setAttribute("aria-rowcount", String(positions.length + 1));
-    this.spacer.style.height = `${positions.length * ROW_HEIGHT}px`;
+    this.spacer.style.height = `${positions.length * this.rowHeight}px`;
     const thread = threads ? "minmax(7rem, 10rem) minmax(3.5rem, 4rem) " : "";
     const text = this.labels ? "minmax(6rem, 10rem) minmax(12rem, 3fr) minmax(12rem, 3fr) " : "";
     const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${thread}${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
@@ -117,8 +133,8 @@ export class ResultsTable {
   draw() {
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || 600;
-    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - MARGIN);
-    const last = Math.min(this.positions.length, Math.ceil((top + height) / ROW_HEIGHT) + MARGIN);
+    const first = Math.max(0, Math.floor(top / this.rowHeight) - MARGIN);
+    const last = Math.min(this.positions.length, Math.ceil((top + height) / this.rowHeight) + MARGIN);
     const spare = [];
     for (const [slot, row] of this.drawn) {
       if (slot < first || slot >= last) {
@@ -137,15 +153,15 @@ export class ResultsTable {
 
   /** A row element with a cell for the entry, its status and each evaluator. */
   emptyRow() {
-    const cell = () => h("div", { role: "cell" }, h("span", { class: "badge" }), document.createTextNode(""));
+    const cell = (properties) => h("div", { role: "cell", ...properties }, h("span", { class: "badge" }), document.createTextNode(""));
     const row = h(
       "div",
       { class: "table-row", role: "row", tabindex: "-1", onclick: () => this.onOpen(Number(row.dataset.position)) },
-      h("div", { role: "cell" }),
-      cell(),
-      this.threads ? THREAD_COLUMNS.map(() => h("div", { role: "cell", class: "cell-thread" })) : null,
-      this.labels ? TEXT_COLUMNS.map(() => h("div", { role: "cell", class: "cell-text" })) : null,
-      this.results.evaluators.map(cell),
+      h("div", { role: "cell", "data-column": "entry" }),
+      cell({ "data-column": "status" }),
+      this.threads ? THREAD_COLUMNS.map(([header]) => h("div", { role: "cell", class: "cell-thread", "data-column": header.toLowerCase() })) : null,
+      this.labels ? TEXT_COLUMNS.map(([key]) => h("div", { role: "cell", class: "cell-text", "data-column": key })) : null,
+      this.results.evaluators.map((name) => cell({ "data-evaluator": name })),
     );
     return row;
   }
@@ -232,7 +248,7 @@ export class ResultsTable {
     const entry = this.results.rows[position];
     row.setAttribute("aria-rowindex", String(slot + 2));
     row.dataset.position = String(position);
-    row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;
+    row.style.transform = `translateY(${slot * this.rowHeight}px)`;
     const cells = row.children;
     this.fillEntry(cells[0], entry);
     setBadge(cells[1], entry.status ?? "skipped", entry.status ?? "skipped", "");
@@ -269,10 +285,10 @@ export class ResultsTable {
 
   focusSlot(slot) {
     if (slot < 0) return;
-    const top = slot * ROW_HEIGHT;
+    const top = slot * this.rowHeight;
     if (top < this.viewport.scrollTop) this.viewport.scrollTop = top;
-    else if (top + ROW_HEIGHT > this.viewport.scrollTop + this.viewport.clientHeight) {
-      this.viewport.scrollTop = top + ROW_HEIGHT - this.viewport.clientHeight;
+    else if (top + this.rowHeight > this.viewport.scrollTop + this.viewport.clientHeight) {
+      this.viewport.scrollTop = top + this.rowHeight - this.viewport.clientHeight;
     }
     this.draw();
     this.drawn.get(slot)?.focus();
