@@ -336,8 +336,9 @@ async function runOnce({ judge, runId, persist }, call, signal, mine) {
   };
   const options = {
     signal,
-    onResult: (outcome) => {
+    onResult: (outcome, judgeExchanges) => {
       if (!current()) return;
+      keepExchanges(outcome, judgeExchanges);
       const failed = outcome.results.filter((result) => result.error?.code?.startsWith("judge"));
       if (failed.length > 0) {
         failures += failed.length;
@@ -404,6 +405,17 @@ async function runOnce({ judge, runId, persist }, call, signal, mine) {
     cut: status === "cancelled" ? cancelledCounts(report, outcomes) : undefined,
     tags: tagsOf(() => (evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes)),
   };
+}
+
+/**
+ * Keeps a judged entry's judge calls (`onResult`'s second argument, one element per result) on
+ * its results as `judge_exchanges`, for the item view's "Show request" and the stored run; the
+ * package's reports and exports never carry them.
+ */
+function keepExchanges(outcome, judgeExchanges) {
+  judgeExchanges?.forEach((calls, at) => {
+    if (calls && outcome.results[at]) outcome.results[at].judge_exchanges = calls;
+  });
 }
 
 /**

@@ -1,50 +1,47 @@
 //! The judge calls behind an entry's results, at the JavaScript boundary: the core never
-//! serializes them (no output carries them), so an entry handed to `onResult` gets them here,
-//! as each judged result's `judge_exchanges` (`[{url, request, answer, cached}]`), for an item
-//! view's "Show request". Credentials are never among them.
+//! serializes them, so reports and exports stay as the CLI writes them; a judged run hands them to
+//! `onResult` as its second argument instead, for an item view's "Show request". Credentials are
+//! never among them.
 
 use agenteval_core::report::CaseOutcome;
-use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use crate::boundary;
 
-/// Sets `judge_exchanges` on each result of `value` (the JavaScript form of `outcome`) whose
-/// evaluator called the judge.
+/// `outcome`'s judge calls, one element per result in the same order: the result's
+/// `[{url, request, answer, cached}]`, or `null` for a result that called no judge; `undefined`
+/// when no result of the entry did.
 ///
 /// # Errors
-/// When `value` is not `outcome`'s JavaScript form.
-pub fn attach(value: &JsValue, outcome: &CaseOutcome) -> Result<(), JsValue> {
-    let results = Reflect::get(value, &"results".into())?;
-    for (position, result) in outcome.results.iter().enumerate() {
-        if result.exchanges.is_empty() {
-            continue;
-        }
-        let target = Reflect::get_u32(&results, position as u32)?;
-        Reflect::set(
-            &target,
-            &"judge_exchanges".into(),
-            &boundary::to_js(&result.exchanges.0)?,
-        )?;
+/// When the calls cannot be written as JSON (never: they are strings and booleans).
+pub fn of(outcome: &CaseOutcome) -> Result<JsValue, JsValue> {
+    if outcome
+        .results
+        .iter()
+        .all(|result| result.exchanges.is_empty())
+    {
+        return Ok(JsValue::UNDEFINED);
     }
-    Ok(())
+    let calls: Vec<Option<&[agenteval_core::exchange::Exchange]>> = outcome
+        .results
+        .iter()
+        .map(|result| (!result.exchanges.is_empty()).then_some(result.exchanges.0.as_slice()))
+        .collect();
+    boundary::to_js(&calls)
 }
 
 #[wasm_bindgen(typescript_custom_section)]
 const JUDGE_EXCHANGE: &str = r#"
 /**
- * One judge call behind a result, as `onResult` entries of a judged run carry it (never in an
- * output): the URL, the request's exact JSON body (no credential: keys travel in headers, which
- * are not kept), and the answer's body as received (`null` when the call gave none).
+ * One judge call behind a result, as a judged run's `onResult` gets it (second argument; never in
+ * a report or an output): the URL, the request's exact JSON body (no credential: keys travel in
+ * headers, which are not kept), and the answer's body as received (`null` when the call gave
+ * none: it failed, or the run was cancelled first); `cached` when the answer came from the cache.
  */
 export interface JudgeExchange {
   url: string;
   request: string;
   answer: string | null;
   cached: boolean;
-}
-export interface EvalResult {
-  /** The judge calls behind a judged result, in order (a conversation's turns); entries handed to `onResult` only. */
-  judge_exchanges?: JudgeExchange[];
 }
 "#;

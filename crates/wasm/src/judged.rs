@@ -23,8 +23,9 @@ use crate::run::{custom_call_js, custom_return, head, ScoreRun};
 #[wasm_bindgen]
 impl ScoreRun {
     /// Runs the whole dataset through the judge (the core's scheduler over `fetch`): each entry
-    /// goes to `hooks.onEntry` in order as soon as it and those before it are done, with
-    /// `hooks.onProgress({done, total})`; custom evaluators run through `hooks.callCustom`;
+    /// goes to `hooks.onEntry` with its judge calls ([`exchanges::of`]) in order as soon as it
+    /// and those before it are done, with `hooks.onProgress({done, total})`; custom evaluators
+    /// run through `hooks.callCustom`;
     /// `hooks.signal` cancels (judge calls not yet answered end `skipped`, and the report says
     /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
     /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
@@ -117,9 +118,8 @@ pub async fn drive(
                 return;
             }
             let delivered = boundary::to_js(outcome).and_then(|value| {
-                exchanges::attach(&value, outcome)?;
                 if let Some(on_entry) = &on_entry {
-                    on_entry.call1(&JsValue::UNDEFINED, &value)?;
+                    on_entry.call2(&JsValue::UNDEFINED, &value, &exchanges::of(outcome)?)?;
                 }
                 if let Some(on_progress) = &on_progress {
                     let progress = boundary::to_js(&Progress {

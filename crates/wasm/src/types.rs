@@ -403,8 +403,13 @@ pub struct ScoreOptions {
     /// Cancels the run: the promise rejects with the signal's reason.
     #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<()>,
-    /// Called with each report entry as soon as it is produced, in input order.
-    #[tsify(optional, type = "(outcome: CaseOutcome) => void")]
+    /// Called with each report entry as soon as it is produced, in input order; in a judged run
+    /// also with the entry's judge calls, one element per result (`null` where none; undefined
+    /// when the entry made none).
+    #[tsify(
+        optional,
+        type = "(outcome: CaseOutcome, judgeExchanges?: (JudgeExchange[] | null)[]) => void"
+    )]
     pub on_result: Option<()>,
     /// Called with the entries done so far after each slice of work and at the end.
     #[tsify(optional, type = "(progress: Progress) => void")]
