@@ -8,22 +8,15 @@
     clippy::indexing_slicing
 )]
 
+mod support;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
+use support::{agenteval, root};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/seeds")
-        .join(name)
-}
-
-fn agenteval(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .args(args)
-        .output()
-        .expect("agenteval runs")
+    root().join("tests/fixtures/seeds").join(name)
 }
 
 #[test]
