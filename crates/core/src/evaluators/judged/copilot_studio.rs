@@ -159,6 +159,7 @@ fn call(
             operation: crate::judge::Operation::Chat,
             prompt,
             model: None,
+            reasoning: false,
             messages,
             params: PARAMS,
         },

@@ -201,6 +201,7 @@ impl RubricJudge {
                 operation: crate::judge::Operation::Chat,
                 prompt: PROMPT,
                 model: self.model.clone(),
+                reasoning: false,
                 messages: self.messages(&sections),
                 params: self.params(),
             },
