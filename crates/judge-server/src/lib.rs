@@ -17,12 +17,14 @@
 //!
 //! Test tooling only: no TLS, no persistence, no tokio; it never calls out.
 
+mod agent;
 mod connection;
 mod directives;
 mod embeddings;
 mod faults;
 mod hash;
 mod http;
+mod memory;
 mod reply;
 mod routes;
 mod state;

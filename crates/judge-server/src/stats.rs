@@ -37,6 +37,10 @@ pub struct Stats {
     pub prompt_tokens: u64,
     /// Sum of `usage.completion_tokens` over successful chat replies.
     pub completion_tokens: u64,
+    /// Requests to the demo agent's routes that passed the key check, answered or faulted, by
+    /// route (`directline.token`, `directline.start`, `directline.post`, `directline.poll`,
+    /// `responses`, `chat`, `a2a`, `a2a.card`, `http`).
+    pub agent_requests: BTreeMap<String, u64>,
 }
 
 /// The shared, thread-safe home of [`Stats`].
