@@ -33,7 +33,8 @@ struct Topic {
     keywords: &'static [&'static str],
     /// The answer's paragraphs, sent as separate messages where the protocol allows.
     parts: &'static [&'static str],
-    /// The answer to a follow-up (a prompt without keywords after this topic's answer).
+    /// The answer to a follow-up (a prompt on this topic again, or without keywords, after this
+    /// topic's answer).
     follow_up: &'static str,
     sources: &'static [Source],
     tool: Option<Tool>,
@@ -219,12 +220,14 @@ impl Answer {
     }
 }
 
-/// The answer to `prompt`, `previous` being the topic of the conversation's last answer.
+/// The answer to `prompt`, `previous` being the topic of the conversation's last answer: the
+/// topic's answer, or its follow-up when the prompt is on the last topic again or on none.
 pub(crate) fn answer(prompt: &str, previous: Option<usize>) -> Answer {
     let topic = topic_of(prompt);
     match (topic, previous) {
-        (Some(index), _) => answer_topic(index, None),
-        (None, Some(index)) => match TOPICS.get(index) {
+        (Some(index), Some(last)) if index != last => answer_topic(index, None),
+        (Some(index), None) => answer_topic(index, None),
+        (_, Some(index)) => match TOPICS.get(index) {
             Some(topic) => Answer {
                 topic: Some(index),
                 parts: vec![topic.follow_up.to_string()],
@@ -253,11 +256,6 @@ pub(crate) fn answer_topic(index: usize, tool_output: Option<&str>) -> Answer {
         sources: topic.sources.to_vec(),
         tool: topic.tool,
     }
-}
-
-/// The tool topic `index` uses, if any.
-pub(crate) fn tool_of(index: usize) -> Option<Tool> {
-    TOPICS.get(index).and_then(|topic| topic.tool)
 }
 
 /// The topic whose keywords `prompt` matches most (the first on a tie), if any.
@@ -351,6 +349,8 @@ mod tests {
         let follow_up = answer("When is it open?", first.topic);
         assert!(follow_up.text().contains("6:00 to 22:00"));
         assert_eq!(follow_up.topic, first.topic);
+        let again = answer("Is there parking for bikes?", first.topic);
+        assert_eq!(again.text(), follow_up.text());
         let unknown = answer("When is it open?", None);
         assert_eq!(unknown.topic, None);
         assert!(unknown.sources.is_empty());

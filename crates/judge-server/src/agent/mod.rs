@@ -4,9 +4,13 @@
 //! prompts. Owns which agent route a path is, its key check and its count in the stats; each
 //! protocol's module writes its answers.
 
+mod a2a;
+mod chat;
 mod directives;
 mod directline;
+mod http;
 mod knowledge;
+mod responses;
 mod turn;
 
 use serde_json::json;
@@ -27,6 +31,16 @@ pub(crate) enum Route {
     DirectLineStart,
     /// `POST /agent/v3/directline/conversations/{id}/activities`, or `GET` (polling).
     DirectLineActivities(String),
+    /// `POST /agent/openai/v1/responses`.
+    Responses,
+    /// `POST /agent/v1/chat/completions`.
+    Chat,
+    /// `POST /agent/a2a` (JSON-RPC).
+    A2a,
+    /// `GET /agent/a2a/.well-known/agent-card.json`.
+    AgentCard,
+    /// `POST /agent/http`.
+    Http,
     /// A path under `/agent` that is none of the above.
     Unknown,
 }
@@ -43,6 +57,11 @@ impl Route {
         let route = match rest {
             "/directline/token" => Route::DirectLineToken,
             "/v3/directline/conversations" => Route::DirectLineStart,
+            "/openai/v1/responses" => Route::Responses,
+            "/v1/chat/completions" => Route::Chat,
+            "/a2a" => Route::A2a,
+            "/a2a/.well-known/agent-card.json" => Route::AgentCard,
+            "/http" => Route::Http,
             _ => rest
                 .strip_prefix("/v3/directline/conversations/")
                 .and_then(|rest| rest.strip_suffix("/activities"))
@@ -61,6 +80,11 @@ impl Route {
             Route::DirectLineStart => "directline.start",
             Route::DirectLineActivities(_) if method == "GET" => "directline.poll",
             Route::DirectLineActivities(_) => "directline.post",
+            Route::Responses => "responses",
+            Route::Chat => "chat",
+            Route::A2a => "a2a",
+            Route::AgentCard => "a2a.card",
+            Route::Http => "http",
             Route::Unknown => "unknown",
         }
     }
@@ -68,17 +92,23 @@ impl Route {
     /// The methods it answers, as an `Allow` header lists them.
     fn methods(&self) -> &'static str {
         match self {
-            Route::DirectLineToken => "GET",
+            Route::DirectLineToken | Route::AgentCard => "GET",
             Route::DirectLineActivities(_) => "GET, POST",
-            Route::DirectLineStart | Route::Unknown => "POST",
+            Route::DirectLineStart
+            | Route::Responses
+            | Route::Chat
+            | Route::A2a
+            | Route::Http
+            | Route::Unknown => "POST",
         }
     }
 
-    /// Whether the route checks the Direct Line secret or tokens itself instead of the key.
-    fn is_direct_line_conversation(&self) -> bool {
-        matches!(
+    /// Whether the route needs the server's key, when it has one (Direct Line conversations
+    /// check the secret or their tokens themselves; the agent card is public).
+    fn needs_key(&self) -> bool {
+        !matches!(
             self,
-            Route::DirectLineStart | Route::DirectLineActivities(_)
+            Route::DirectLineStart | Route::DirectLineActivities(_) | Route::AgentCard
         )
     }
 }
@@ -98,7 +128,7 @@ pub(crate) fn handle(shared: &Shared, request: &Request, route: &Route) -> Outco
             .entry(route.name(method).to_string())
             .or_insert(0) += 1;
     });
-    if !route.is_direct_line_conversation() && !shared.admits(request) {
+    if route.needs_key() && !shared.admits(request) {
         shared.recorder.update(|stats| stats.unauthorized += 1);
         return Outcome::Send(Response::json(401, &faults::access_denied()));
     }
@@ -107,6 +137,11 @@ pub(crate) fn handle(shared: &Shared, request: &Request, route: &Route) -> Outco
         Route::DirectLineStart => directline::start(shared, request),
         Route::DirectLineActivities(id) if method == "GET" => directline::poll(shared, request, id),
         Route::DirectLineActivities(id) => directline::post(shared, request, id),
+        Route::Responses => responses::respond(shared, request),
+        Route::Chat => chat::complete(shared, request),
+        Route::A2a => a2a::call(shared, request),
+        Route::AgentCard => a2a::card(shared, request),
+        Route::Http => http::reply(shared, request),
         Route::Unknown => not_found(request.path()),
     }
 }
@@ -119,7 +154,9 @@ fn not_found(path: &str) -> Outcome {
             "message": format!(
                 "No agent route for {path}. The demo agent serves GET /agent/directline/token, \
                  POST /agent/v3/directline/conversations, GET and POST \
-                 /agent/v3/directline/conversations/{{id}}/activities."
+                 /agent/v3/directline/conversations/{{id}}/activities, POST \
+                 /agent/openai/v1/responses, POST /agent/v1/chat/completions, POST /agent/a2a, \
+                 GET /agent/a2a/.well-known/agent-card.json and POST /agent/http."
             ),
         }}),
     ))
@@ -146,5 +183,19 @@ mod tests {
             Route::resolve("/agent/v3/directline/conversations//activities"),
             Some(Route::Unknown)
         );
+        assert_eq!(
+            Route::resolve("/agent/openai/v1/responses"),
+            Some(Route::Responses)
+        );
+        assert_eq!(
+            Route::resolve("/agent/v1/chat/completions"),
+            Some(Route::Chat)
+        );
+        assert_eq!(Route::resolve("/agent/a2a/"), Some(Route::A2a));
+        assert_eq!(
+            Route::resolve("/agent/a2a/.well-known/agent-card.json"),
+            Some(Route::AgentCard)
+        );
+        assert_eq!(Route::resolve("/agent/http"), Some(Route::Http));
     }
 }

@@ -57,14 +57,29 @@ impl Turn {
         }
     }
 
+    /// What replaces the reply on a protocol without conversations to expire: the fault's
+    /// answer (as [`Turn::http_fault`], `expire` as a 403), else, after the extra latency, a
+    /// closed connection when the server stopped meanwhile; `None`: reply.
+    pub(crate) fn hold(&self, shared: &Shared) -> Option<Outcome> {
+        let fault = match self.fault {
+            Some(AgentFault::Expire) => {
+                faults::http_outcome(FaultKind::Forbidden, &shared.config, None)
+            }
+            Some(AgentFault::Http(_)) => self.http_fault(shared),
+            None => None,
+        };
+        if fault.is_some() {
+            return fault;
+        }
+        shared
+            .stop
+            .sleep(self.latency)
+            .then_some(Outcome::Hang(Duration::ZERO))
+    }
+
     /// Whether the fault is `expire`.
     pub(crate) fn expires(&self) -> bool {
         self.fault == Some(AgentFault::Expire)
-    }
-
-    /// Waits the extra latency; returns whether the server is stopping meanwhile.
-    pub(crate) fn wait(&self, shared: &Shared) -> bool {
-        shared.stop.sleep(self.latency)
     }
 
     /// How `response` is delivered: cut halfway by a `truncated` fault, else whole.
