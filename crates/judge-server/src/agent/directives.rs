@@ -38,6 +38,9 @@ pub(crate) struct AgentDirectives {
     pub(crate) latency: Option<Duration>,
 }
 
+/// The longest `latency=MS` accepted: ten minutes.
+const MAX_LATENCY_MS: u64 = 600_000;
+
 /// The fault kinds an agent directive accepts, for error messages.
 const KINDS: &str = "429, 500, 502, 503, 401, 403, hang, truncated, notjson-body, expire";
 
@@ -60,11 +63,16 @@ pub(crate) fn parse(text: &str) -> Result<AgentDirectives, String> {
                 directives.fault.get_or_insert(fault);
             }
             "latency" => {
-                let millis = value.parse::<u64>().map_err(|_| {
-                    format!(
-                        "bad `[[agent:latency={value}]]`: expected a whole number of milliseconds"
-                    )
-                })?;
+                let millis = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|millis| *millis <= MAX_LATENCY_MS)
+                    .ok_or_else(|| {
+                        format!(
+                            "bad `[[agent:latency={value}]]`: expected a whole number of \
+                             milliseconds up to {MAX_LATENCY_MS}"
+                        )
+                    })?;
                 directives
                     .latency
                     .get_or_insert(Duration::from_millis(millis));
@@ -133,6 +141,7 @@ mod tests {
             "[[agent:fault=404]]",
             "[[agent:fault=500*x]]",
             "[[agent:latency=soon]]",
+            "[[agent:latency=600001]]",
             "[[agent:score=3]]",
             "[[agent:fault=429",
         ] {
