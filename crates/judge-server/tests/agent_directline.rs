@@ -471,3 +471,38 @@ fn stats_count_each_route_and_preflights_allow_the_headers() {
     let page = poll(&mut client, &conversation, "");
     assert_eq!(page.header("access-control-allow-origin"), Some("*"));
 }
+
+#[test]
+fn concurrent_conversations_each_get_their_own_replies() {
+    let server = server();
+    let prompts = [
+        ("Where do I park?", "garage B"),
+        ("Who wrote Hamlet?", "Shakespeare"),
+        ("What is the parental leave policy?", "16 weeks"),
+        ("Which benefits system do I use?", "BenefitsHub"),
+    ];
+    let workers: Vec<_> = (0..16)
+        .map(|i| {
+            let url = server.url();
+            let (prompt, expected) = prompts[i % prompts.len()];
+            thread::spawn(move || {
+                let mut client = Client::new(&url);
+                let conversation = start_conversation(&mut client, SECRET);
+                let id = posted_id(&send(&mut client, &conversation, prompt));
+                let activities = collect(&mut client, &conversation, &id);
+                assert!(
+                    activities
+                        .iter()
+                        .all(|a| a["conversation"]["id"] == conversation.id.as_str()),
+                    "an activity of another conversation: {activities:?}"
+                );
+                let texts = bot_texts(&activities, &id);
+                assert!(texts.join("\n\n").contains(expected), "{prompt}: {texts:?}");
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.join().expect("conversation");
+    }
+    assert_eq!(server.stats().agent_requests["directline.start"], 16);
+}
