@@ -407,7 +407,7 @@ fn a_hang_closes_without_an_answer_and_latency_delays_the_reply() {
 }
 
 #[test]
-fn with_a_key_the_key_is_the_secret_and_guards_the_token_endpoint() {
+fn with_a_key_the_key_is_the_secret_and_tokens_still_start_conversations() {
     let server = start(ServerConfig {
         key: Some("sk-local".into()),
         ..ServerConfig::default()
@@ -422,9 +422,15 @@ fn with_a_key_the_key_is_the_secret_and_guards_the_token_endpoint() {
     assert_eq!(refused.status, 401);
     let conversation = start_conversation(&mut client, "Bearer sk-local");
     posted_id(&send(&mut client, &conversation, "Where do I park?"));
-    assert_eq!(client.get("/agent/directline/token", &[]).status, 401);
-    let token = client.get("/agent/directline/token", &[("api-key", "sk-local")]);
-    assert_eq!(token.status, 200);
+    let issued = client.get("/agent/directline/token", &[]);
+    assert_eq!(
+        issued.status, 200,
+        "the token endpoint is public, as Copilot Studio's"
+    );
+    let token = format!("Bearer {}", issued.json()["token"].as_str().unwrap());
+    let from_token = start_conversation(&mut client, &token);
+    posted_id(&send(&mut client, &from_token, "Where do I park?"));
+    assert_eq!(server.stats().unauthorized, 1);
 }
 
 #[test]

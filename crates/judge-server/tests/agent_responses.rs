@@ -106,7 +106,7 @@ fn a_foundry_agent_reference_and_message_input_are_understood() {
 }
 
 #[test]
-fn the_agent_runs_its_own_tool_unless_the_client_declares_it() {
+fn the_agent_runs_its_own_tool_unless_it_is_a_foundry_agent_or_the_client_declares_it() {
     let server = server();
     let prompt = "What is the code for the payroll portal?";
     let own = ok(&post(
@@ -143,6 +143,30 @@ fn the_agent_runs_its_own_tool_unless_the_client_declares_it() {
     assert_eq!(
         message_text(&answered),
         "The code for the payroll portal is XYZ-9."
+    );
+
+    let agent = json!({"name": "hr-agent", "type": "agent_reference"});
+    let foundry = ok(&post(
+        &server.url(),
+        RESPONSES,
+        &json!({"agent": agent, "input": prompt}),
+    ));
+    assert_eq!(
+        types(&foundry),
+        ["function_call"],
+        "a Foundry agent's function runs on the client"
+    );
+    let call_id = foundry["output"][0]["call_id"].as_str().unwrap();
+    let finished = ok(&post(
+        &server.url(),
+        RESPONSES,
+        &json!({"agent": agent, "previous_response_id": foundry["id"], "input": [
+            {"type": "function_call_output", "call_id": call_id, "output": "{\"code\":\"AB-1\"}"}
+        ]}),
+    ));
+    assert_eq!(
+        message_text(&finished),
+        "The code for the payroll portal is {\"code\":\"AB-1\"}."
     );
 
     let wrong = post(

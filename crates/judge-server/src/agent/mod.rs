@@ -104,11 +104,15 @@ impl Route {
     }
 
     /// Whether the route needs the server's key, when it has one (Direct Line conversations
-    /// check the secret or their tokens themselves; the agent card is public).
+    /// check the secret or their tokens themselves; the token endpoint and the agent card are
+    /// public, as Copilot Studio's and A2A's are).
     fn needs_key(&self) -> bool {
         !matches!(
             self,
-            Route::DirectLineStart | Route::DirectLineActivities(_) | Route::AgentCard
+            Route::DirectLineToken
+                | Route::DirectLineStart
+                | Route::DirectLineActivities(_)
+                | Route::AgentCard
         )
     }
 }

@@ -2,9 +2,10 @@
 //! Azure AI Foundry agents answer it: output items for the agent's work — a `file_search_call`
 //! over its sources, a `function_call` with the tool's `function_call_output` when it runs the
 //! tool itself — then the assistant `message` with `output_text` and `url_citation`
-//! annotations, and the usage. A tool the request declares in `tools` is the client's to run:
-//! the response then ends with the `function_call`, and the client's `function_call_output`
-//! (with `previous_response_id`) gets the message.
+//! annotations, and the usage. A function tool is the client's to run when the request names a
+//! Foundry agent or declares the function in `tools`: the response then ends with the
+//! `function_call`, and the client's `function_call_output` (with `previous_response_id`) gets
+//! the message.
 
 use serde_json::{json, Map, Value};
 
@@ -160,7 +161,8 @@ fn read_input(input: Option<&Value>) -> Result<Input, &'static str> {
 }
 
 /// The items for the agent's work before its message, and the call left to the client when
-/// the request declares the answer's tool as its own.
+/// the answer's tool is a function the client runs: for a Foundry agent reference (an agent's
+/// function tools run on the caller's side), or when the request's `tools` declare it.
 fn work_items(
     shared: &Shared,
     prompt: &str,
@@ -174,7 +176,7 @@ fn work_items(
             "type": "function_call", "id": format!("fc_{}", shared.memory.fresh_id(shared.config.seed)),
             "call_id": call_id, "name": tool.name, "arguments": tool.arguments, "status": "completed",
         }));
-        if declares(body, tool.name) {
+        if body.contains_key("agent") || declares(body, tool.name) {
             return (items, Some(PendingCall { call_id, topic }));
         }
         items.push(json!({
