@@ -1,7 +1,7 @@
 //! The demo agent's memory: its Direct Line conversations (token, expiry, the activities
 //! released so far and those scheduled), the tokens its token endpoint issued, and the threads of
 //! the other protocols (the last topic, a function call waiting for the client's output), keyed by
-//! conversation, context or response id. Holds data only; what to answer is `agent`'s.
+//! conversation, context or response id, and the A2A tasks. Holds data only; what to answer is `agent`'s.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -74,6 +74,8 @@ pub(crate) struct Memory {
     /// conversation id they are for.
     issued: Mutex<HashMap<String, String>>,
     threads: Mutex<HashMap<String, Thread>>,
+    /// A2A tasks by id: when each completes, and its completed form.
+    tasks: Mutex<HashMap<String, (Instant, Value)>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -133,6 +135,16 @@ impl Memory {
     /// Stores `thread` under `key`.
     pub(crate) fn keep_thread(&self, key: String, thread: Thread) {
         lock(&self.threads).insert(key, thread);
+    }
+
+    /// Stores task `id`, which completes at `done` as `completed`.
+    pub(crate) fn keep_task(&self, id: String, done: Instant, completed: Value) {
+        lock(&self.tasks).insert(id, (done, completed));
+    }
+
+    /// Task `id`: when it completes, and its completed form.
+    pub(crate) fn task(&self, id: &str) -> Option<(Instant, Value)> {
+        lock(&self.tasks).get(id).cloned()
     }
 }
 

@@ -106,6 +106,35 @@ fn a_tool_answer_is_a_completed_task_with_an_artifact() {
 }
 
 #[test]
+fn a_non_blocking_send_is_a_working_task_that_tasks_get_sees_complete() {
+    let server = server();
+    let mut request = send("Who wrote Hamlet? [[agent:latency=100]]", Some("ctx-slow"));
+    request["params"]["configuration"] = json!({"blocking": false});
+    let working = result(&post(&server.url(), A2A, &request));
+    assert_eq!(working["kind"], "task");
+    assert_eq!(working["status"]["state"], "working");
+    assert!(working.get("artifacts").is_none());
+    let task_id = working["id"].as_str().unwrap();
+    let get = json!({"jsonrpc": "2.0", "id": 7, "method": "tasks/get", "params": {"id": task_id}});
+    let still = result(&post(&server.url(), A2A, &get));
+    assert_eq!(still["status"]["state"], "working");
+    std::thread::sleep(std::time::Duration::from_millis(350));
+    let done = result(&post(&server.url(), A2A, &get));
+    assert_eq!(done["status"]["state"], "completed");
+    assert_eq!(done["contextId"], "ctx-slow");
+    assert_eq!(
+        done["artifacts"][0]["parts"][0]["text"],
+        "William Shakespeare wrote Hamlet [1]."
+    );
+    let unknown = post(
+        &server.url(),
+        A2A,
+        &json!({"jsonrpc": "2.0", "id": 7, "method": "tasks/get", "params": {"id": "task-nope"}}),
+    );
+    assert_eq!(unknown.json()["error"]["code"], -32001);
+}
+
+#[test]
 fn the_agent_card_describes_the_endpoint() {
     let server = server();
     let mut client = Client::new(&server.url());

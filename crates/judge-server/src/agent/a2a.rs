@@ -1,8 +1,11 @@
 //! The demo agent over Agent2Agent (A2A, protocol 0.3, JSON-RPC 2.0 binding): `message/send` at
 //! `POST /agent/a2a`, answered with a `Message` — or a completed `Task` with an artifact when
-//! the agent used a tool — carrying the `contextId` that keeps the conversation; and the agent
-//! card at `GET /agent/a2a/.well-known/agent-card.json`. Protocol errors are JSON-RPC errors
+//! the agent used a tool, or a `working` one when the client asked not to block — carrying the
+//! `contextId` that keeps the conversation; `tasks/get`; and the agent card at
+//! `GET /agent/a2a/.well-known/agent-card.json`. Protocol errors are JSON-RPC errors
 //! (HTTP 200); faults are HTTP errors, as a gateway in front of an agent sends them.
+
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
@@ -17,6 +20,11 @@ const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
+/// A2A's `TaskNotFoundError`.
+const TASK_NOT_FOUND: i64 = -32001;
+
+/// How long a non-blocking task stays `working`.
+const WORK_TIME: Duration = Duration::from_millis(200);
 
 /// The A2A protocol version the card declares.
 const PROTOCOL_VERSION: &str = "0.3.0";
@@ -40,27 +48,45 @@ pub(crate) fn call(shared: &Shared, request: &Request) -> Outcome {
             "Invalid Request: expected {\"jsonrpc\": \"2.0\", \"id\", \"method\", \"params\"}",
         );
     };
-    if method != "message/send" {
-        return rpc_error(
+    let params = body.get("params");
+    match method {
+        "message/send" => send(shared, &id, params),
+        "tasks/get" => get_task(shared, &id, params),
+        _ => rpc_error(
             &id,
             METHOD_NOT_FOUND,
-            &format!("Method not found: `{method}`; the demo agent answers `message/send`"),
-        );
+            &format!(
+                "Method not found: `{method}`; the demo agent answers `message/send` and `tasks/get`"
+            ),
+        ),
     }
-    let message = match read_message(body.get("params")) {
+}
+
+/// `message/send`: a `Message`, or a `Task` for a tool answer; with `configuration.blocking`
+/// false, always a `Task`, `working` until [`WORK_TIME`] (and any `latency=MS`) has passed.
+fn send(shared: &Shared, id: &Value, params: Option<&Value>) -> Outcome {
+    let message = match read_message(params) {
         Ok(message) => message,
         Err(problem) => {
-            return rpc_error(&id, INVALID_PARAMS, &format!("Invalid params: {problem}"))
+            return rpc_error(id, INVALID_PARAMS, &format!("Invalid params: {problem}"))
         }
     };
-    let text = message_text(message);
-    let turn = match Turn::read(shared, "a2a", &text) {
+    let blocking = params
+        .and_then(|params| params.pointer("/configuration/blocking"))
+        .and_then(Value::as_bool)
+        != Some(false);
+    let turn = match Turn::read(shared, "a2a", &message_text(message)) {
         Ok(turn) => turn,
         Err(mistake) => {
-            return rpc_error(&id, INVALID_PARAMS, &format!("Invalid params: {mistake}"))
+            return rpc_error(id, INVALID_PARAMS, &format!("Invalid params: {mistake}"))
         }
     };
-    if let Some(held) = turn.hold(shared) {
+    let held = if blocking {
+        turn.hold(shared)
+    } else {
+        turn.refusal(shared)
+    };
+    if let Some(held) = held {
         return held;
     }
     let context_id = message
@@ -80,8 +106,20 @@ pub(crate) fn call(shared: &Shared, request: &Request) -> Outcome {
             pending_call: None,
         },
     );
-    let result = if answer.tool.is_some() {
-        task(shared, &context_id, message, &answer)
+    let result = if !blocking || answer.tool.is_some() {
+        let completed = task(shared, &context_id, message, &answer);
+        let task_id = text(&completed, "id");
+        let done = if blocking {
+            Instant::now()
+        } else {
+            Instant::now() + WORK_TIME + turn.latency
+        };
+        shared.memory.keep_task(task_id, done, completed.clone());
+        if blocking {
+            completed
+        } else {
+            working(&completed)
+        }
     } else {
         json!({
             "kind": "message", "role": "agent",
@@ -93,6 +131,50 @@ pub(crate) fn call(shared: &Shared, request: &Request) -> Outcome {
         200,
         &json!({"jsonrpc": "2.0", "id": id, "result": result}),
     ))
+}
+
+/// `tasks/get`: the task `params.id` as it is now.
+fn get_task(shared: &Shared, id: &Value, params: Option<&Value>) -> Outcome {
+    let Some(task_id) = params
+        .and_then(|params| params.get("id"))
+        .and_then(Value::as_str)
+    else {
+        return rpc_error(
+            id,
+            INVALID_PARAMS,
+            "Invalid params: `params.id` must be a task id",
+        );
+    };
+    let Some((done, completed)) = shared.memory.task(task_id) else {
+        return rpc_error(id, TASK_NOT_FOUND, &format!("Task not found: {task_id}"));
+    };
+    let result = if Instant::now() >= done {
+        completed
+    } else {
+        working(&completed)
+    };
+    Outcome::Send(Response::json(
+        200,
+        &json!({"jsonrpc": "2.0", "id": id, "result": result}),
+    ))
+}
+
+/// `completed` as it looks while the agent works on it: state `working`, no artifacts yet.
+fn working(completed: &Value) -> Value {
+    let mut task = completed.clone();
+    if let Some(fields) = task.as_object_mut() {
+        fields.insert("status".into(), json!({"state": "working"}));
+        fields.remove("artifacts");
+    }
+    task
+}
+
+fn text(value: &Value, field: &str) -> String {
+    value
+        .get(field)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The agent card; its `url` is on the host the request was sent to.

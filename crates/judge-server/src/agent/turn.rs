@@ -57,24 +57,25 @@ impl Turn {
         }
     }
 
-    /// What replaces the reply on a protocol without conversations to expire: the fault's
-    /// answer (as [`Turn::http_fault`], `expire` as a 403), else, after the extra latency, a
-    /// closed connection when the server stopped meanwhile; `None`: reply.
-    pub(crate) fn hold(&self, shared: &Shared) -> Option<Outcome> {
-        let fault = match self.fault {
-            Some(AgentFault::Expire) => {
-                faults::http_outcome(FaultKind::Forbidden, &shared.config, None)
-            }
-            Some(AgentFault::Http(_)) => self.http_fault(shared),
-            None => None,
-        };
-        if fault.is_some() {
-            return fault;
+    /// The answer of the fault on a protocol without conversations to expire: as
+    /// [`Turn::http_fault`], `expire` as a 403.
+    pub(crate) fn refusal(&self, shared: &Shared) -> Option<Outcome> {
+        match self.fault? {
+            AgentFault::Expire => faults::http_outcome(FaultKind::Forbidden, &shared.config, None),
+            AgentFault::Http(_) => self.http_fault(shared),
         }
-        shared
-            .stop
-            .sleep(self.latency)
-            .then_some(Outcome::Hang(Duration::ZERO))
+    }
+
+    /// What replaces the reply on a protocol without conversations to expire: the
+    /// [`Turn::refusal`], else, after the extra latency, a closed connection when the server
+    /// stopped meanwhile; `None`: reply.
+    pub(crate) fn hold(&self, shared: &Shared) -> Option<Outcome> {
+        self.refusal(shared).or_else(|| {
+            shared
+                .stop
+                .sleep(self.latency)
+                .then_some(Outcome::Hang(Duration::ZERO))
+        })
     }
 
     /// Whether the fault is `expire`.
