@@ -13,6 +13,7 @@ pub mod copilot_studio;
 mod early;
 pub(crate) mod entailment;
 mod groundedness;
+mod limited_support;
 mod prompt;
 mod quality;
 pub mod render;
@@ -469,9 +470,14 @@ impl Evaluator for Standard {
                 Err(early) => TurnCall::Early(self.early(*early)),
             })
             .collect();
+        let warning = limited_support::concerns(judge.class)
+            .then(|| limited_support::warning(inputs))
+            .flatten();
         if turns.len() <= 1 {
             return Some(match turns.pop() {
-                Some(TurnCall::Judged(request)) => Ok(self.call(judge, request, Vec::new())),
+                Some(TurnCall::Judged(request)) => {
+                    Ok(self.call(judge, request, Vec::new(), warning))
+                }
                 Some(TurnCall::Early(early)) => Err(early),
                 None => Err(Box::new(combine_turns(&self.label, Vec::new()))),
             });
@@ -481,7 +487,7 @@ impl Evaluator for Standard {
             TurnCall::Early(_) => None,
         });
         Some(match first {
-            Some(request) => Ok(self.call(judge, request, turns)),
+            Some(request) => Ok(self.call(judge, request, turns, warning)),
             None => {
                 let results = turns
                     .into_iter()
@@ -509,7 +515,13 @@ fn has_context(inputs: &Inputs<'_>) -> bool {
 }
 
 impl Standard {
-    fn call(&self, judge: &Judge, request: JudgeRequest, turns: Vec<TurnCall>) -> JudgeCall {
+    fn call(
+        &self,
+        judge: &Judge,
+        request: JudgeRequest,
+        turns: Vec<TurnCall>,
+        warning: Option<String>,
+    ) -> JudgeCall {
         JudgeCall {
             label: self.label.clone(),
             request,
@@ -520,6 +532,7 @@ impl Standard {
                 dimensions: None,
             },
             turns,
+            warning,
         }
     }
 

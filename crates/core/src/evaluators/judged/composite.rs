@@ -268,6 +268,7 @@ impl CompositeJudge {
                 dimensions: Some(Arc::new(composite) as _),
             },
             turns: Vec::new(),
+            warning: super::limited_support::warning(inputs),
         })
     }
 

@@ -212,6 +212,7 @@ impl RubricJudge {
                 dimensions: Some(Arc::clone(&self.rubric) as _),
             },
             turns: Vec::new(),
+            warning: None,
         })
     }
 

@@ -489,6 +489,7 @@ impl TemplateJudge {
                 dimensions: Some(Arc::clone(&self.grading) as _),
             },
             turns: Vec::new(),
+            warning: None,
         })
     }
 
