@@ -171,7 +171,13 @@ pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
     }) {
         EvalResult::skipped(&call.label, CANCELLED_REASON)
     } else {
-        call.combine(results)
+        let mut result = call.combine(results);
+        if let (Some(warning), Verdict::Pass | Verdict::Fail) = (&call.warning, result.result) {
+            result
+                .details
+                .insert("warning", crate::json::Value::from(warning.as_str()));
+        }
+        result
     };
     combined.exchanges = Exchanges(exchanges);
     combined
@@ -393,6 +399,7 @@ mod tests {
                 ))),
                 TurnCall::Judged(request("turn two")),
             ],
+            warning: None,
         };
         let result = block_on(judge(&call, &scheduler));
         assert_eq!(transport.sent.borrow().len(), 2);
@@ -484,6 +491,7 @@ mod tests {
                     dimensions: None,
                 },
                 turns: Vec::new(),
+                warning: None,
             },
             &scheduler,
         ));
