@@ -69,7 +69,7 @@ export class ResultsTable {
 
   /** Shows `positions` (rows of `results`, in order) with `sort` marked in the header. */
   show(results, positions, sort) {
-    const threads = results.rows.some((row) => row.turn !== null && row.turn !== undefined);
+    const threads = results.hasTurns;
     const columnsChanged = this.results !== results || this.evaluatorCount !== results.evaluators.length || this.threads !== threads;
     if (this.results !== results) this.texts.clear();
     this.results = results;
