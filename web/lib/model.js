@@ -12,6 +12,8 @@ export class Results {
     this.tags = new Set();
     /** Whether any row is a thread's turn. */
     this.hasTurns = false;
+    /** The most results any row has. */
+    this.widest = 0;
     this.append(rows);
   }
 
@@ -22,6 +24,7 @@ export class Results {
       this.rows.push(row);
       this.entries.total += 1;
       if (row.turn !== null && row.turn !== undefined) this.hasTurns = true;
+      if (row.results.length > this.widest) this.widest = row.results.length;
       if (row.status in this.entries) this.entries[row.status] += 1;
       for (const result of row.results) {
         let counts = this.counts.get(result.evaluator);

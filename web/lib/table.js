@@ -14,7 +14,7 @@ const ROW_HEIGHT = 32;
 const CARDS_QUERY = "(max-width: 600px)";
 /** A card's height: its padding and three lines (entry and status, prompt, response)… */
 const CARD_BASE = 84;
-/** …and a line per two verdicts. */
+/** …and a line per two verdicts of the entry with the most. */
 const CARD_VERDICT_LINE = 24;
 const MARGIN = 4;
 
@@ -80,7 +80,7 @@ export class ResultsTable {
     this.textStart = 2 + (threads ? THREAD_COLUMNS.length : 0);
     const cards = Boolean(this.narrow?.matches);
     this.element.classList.toggle("as-cards", cards);
-    this.rowHeight = cards ? CARD_BASE + CARD_VERDICT_LINE * Math.ceil(results.evaluators.length / 2) : ROW_HEIGHT;
+    this.rowHeight = cards ? CARD_BASE + CARD_VERDICT_LINE * Math.ceil(results.widest / 2) : ROW_HEIGHT;
     this.element.style.setProperty("--row-height", `${this.rowHeight}px`);
     this.element.setAttribute("aria-rowcount", String(positions.length + 1));
     this.spacer.style.height = `${positions.length * this.rowHeight}px`;
