@@ -253,7 +253,7 @@ test("page: every export is byte for byte what the CLI writes for the same run",
       const result = spawnSync(cli, ["score", ...args, "--format", format], { cwd: join(root, "examples"), encoding: "utf8", env: { PATH: process.env.PATH } });
       assert.ok(result.status === 0 || result.status === 1, result.stderr);
       assert.equal(normalise(written), normalise(result.stdout), `${args[0]} --format ${format}`);
-      assert.match(download.suggestedFilename(), /^[\w.-]+\.(scored\.json|scored\.jsonl|report\.json|csv|junit\.xml|md|html)$/);
+      assert.match(download.suggestedFilename(), /^[\w.-]+\.(scored\.json|scored\.jsonl|results\.jsonl|report\.json|csv|junit\.xml|md|html)$/);
     }
     problems.push(...opened.problems);
   }
