@@ -91,6 +91,7 @@ export class CompareView {
     this.current = null;
     this.baseline = null;
     this.shown = null;
+    this.generation = 0;
     this.runs = h("select", { id: "compare-run" });
     this.status = h("p", { class: "hint", id: "compare-status", role: "status" });
     const file = h("input", { type: "file", id: "compare-file", accept: ".json,.jsonl,.csv,application/json" });
@@ -143,6 +144,8 @@ export class CompareView {
 
   /** Removes the comparison (a new dataset or run is shown). */
   clear() {
+    this.generation += 1;
+    this.status.textContent = "";
     this.baseline = null;
     this.shown = null;
     this.element.hidden = true;
@@ -152,16 +155,22 @@ export class CompareView {
     replace(this.element);
   }
 
-  /** Compares the run shown with `baseline` (`{run}`, `{bytes, name}` or `{stored: true}`) and shows it. */
+  /**
+   * Compares the run shown with `baseline` (`{run}`, `{bytes, name}` or `{stored: true}`) and
+   * shows it, unless another dataset or run is shown by the time the answer comes.
+   */
   async show(baseline) {
+    const generation = this.generation;
     this.status.textContent = "Comparing…";
     let answer;
     try {
       answer = await this.compareWith(baseline);
     } catch (error) {
-      this.status.textContent = error.message;
+      if (generation === this.generation) this.status.textContent = error.message;
       return;
     }
+    // Another dataset or run was shown meanwhile: this comparison is not of it.
+    if (generation !== this.generation) return;
     this.status.textContent = "";
     this.baseline = baseline;
     this.shown = answer;

@@ -571,3 +571,60 @@ fn writing_gives_the_bytes_rendering_gives() {
         );
     }
 }
+
+#[test]
+fn an_evaluator_absent_on_one_side_counts_as_skipped_there_for_changed() {
+    let unit = |prompt: &str, results: &[(&str, Verdict)]| runs::Unit {
+        index: 0,
+        turns: 0,
+        id: None,
+        prompt: prompt.to_owned(),
+        results: results
+            .iter()
+            .map(|(evaluator, result)| runs::UnitResult {
+                evaluator: (*evaluator).to_owned(),
+                result: *result,
+                score: None,
+            })
+            .collect(),
+    };
+    let run = |name: &str, units: Vec<runs::Unit>| Run {
+        name: name.to_owned(),
+        dialect: Dialect::M365,
+        form: inputs::Form::M365Document,
+        units,
+    };
+    let baseline = run(
+        "b",
+        vec![
+            unit(
+                "p",
+                &[
+                    ("exactMatch", Verdict::Pass),
+                    ("coherence", Verdict::Skipped),
+                ],
+            ),
+            unit(
+                "q",
+                &[
+                    ("exactMatch", Verdict::Pass),
+                    ("coherence", Verdict::Skipped),
+                ],
+            ),
+        ],
+    );
+    let candidate = run(
+        "c",
+        vec![
+            unit("p", &[("exactMatch", Verdict::Pass)]),
+            unit(
+                "q",
+                &[("exactMatch", Verdict::Pass), ("coherence", Verdict::Pass)],
+            ),
+        ],
+    );
+    let comparison = compare_runs(&baseline, &candidate, &CompareOptions::default()).unwrap();
+    assert_eq!(comparison.pairing.key, PairingKey::Prompt);
+    let changed: Vec<bool> = comparison.items.iter().map(|item| item.changed).collect();
+    assert_eq!(changed, [false, true]);
+}
