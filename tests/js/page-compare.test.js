@@ -2,8 +2,9 @@
 // with one item inserted at the top compared with that earlier run (exactly one added entry,
 // nothing changed), a regression with its flips, side-by-side verdicts and the table's "changed
 // only" and "regressions" filters, a Foundry baseline against an M365 run refused because the
-// dialects differ, the scores a file carried compared with the run that scored it again, and the
-// comparison's exports byte for byte what `agenteval compare --format …` writes for the same files.
+// dialects differ, the scores a file carried compared with the run that scored it again, a judged
+// run as the baseline (its kept results written into its dataset), and the comparison's exports
+// byte for byte what `agenteval compare --format …` writes for the same files.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,9 +15,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { markPending, openFile, pageHarness, screenshot, settled, tableRows } from "./page-helpers.js";
+import { configureJudge, markPending, openFile, pageHarness, screenshot, settled, tableRows } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
+const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
+const judgeKey = process.env.AGENTEVAL_JUDGE_KEY;
+if (!judgeUrl || !judgeKey) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
 let harness;
 
 before(async () => {
@@ -171,5 +175,24 @@ test("page compare: the exports are byte for byte what agenteval compare writes 
     assert.equal(result.status, 0, result.stderr);
     assert.equal(written, result.stdout, `--format ${format}`);
   }
+  assert.deepEqual(problems, []);
+});
+
+test("page compare: a judged earlier run is a baseline too, its judge verdicts paired like the others", async () => {
+  const { page, problems } = await harness.open();
+  assert.equal(await settled(page), "done");
+  await configureJudge(page, judgeUrl, judgeKey);
+  await markPending(page);
+  await page.click("#run");
+  assert.equal(await settled(page), "done");
+  assert.equal(await openFile(page, "m365-demo-inserted.json", await inserted()), "done");
+  await compareWithRun(page, "m365-demo.json");
+  assert.equal(await page.textContent("#compare-pairing"), "Paired by prompt: 6 matched, 0 only in the baseline, 1 only in the candidate. 1 thread counted as one sample each.");
+  assert.equal(await page.textContent("#compare-changed summary"), "0 paired items changed");
+  // Coherence, judged on the thread, has a verdict on both sides: the baseline's came from the
+  // results kept with the earlier run (without a judge it is skipped, and leaves no pair).
+  assert.equal((await metrics(page))["coherence pass_rate"][1], "too few samples");
+  const paired = await page.$eval('#compare-metrics tr[data-evaluator="coherence"][data-metric="pass_rate"] td:nth-of-type(2)', (cell) => cell.textContent);
+  assert.equal(paired, "1 (5)", "the thread is the one pair; the single-turn items have no coherence");
   assert.deepEqual(problems, []);
 });
