@@ -172,10 +172,10 @@ pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
         EvalResult::skipped(&call.label, CANCELLED_REASON)
     } else {
         let mut result = call.combine(results);
-        if let (Some(warning), Verdict::Pass | Verdict::Fail) = (&call.warning, result.result) {
-            result
-                .details
-                .insert("warning", crate::json::Value::from(warning.as_str()));
+        if matches!(result.result, Verdict::Pass | Verdict::Fail) {
+            for (key, value) in &call.notes {
+                result.details.insert(*key, value.clone());
+            }
         }
         result
     };
@@ -399,7 +399,7 @@ mod tests {
                 ))),
                 TurnCall::Judged(request("turn two")),
             ],
-            warning: None,
+            notes: Vec::new(),
         };
         let result = block_on(judge(&call, &scheduler));
         assert_eq!(transport.sent.borrow().len(), 2);
@@ -491,7 +491,7 @@ mod tests {
                     dimensions: None,
                 },
                 turns: Vec::new(),
-                warning: None,
+                notes: Vec::new(),
             },
             &scheduler,
         ));
