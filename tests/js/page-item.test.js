@@ -204,5 +204,13 @@ test("item view: a judged verdict shows the judge's reason and, on request, the 
   assert.equal(await page.getAttribute(`${relevance} .show-request`, "aria-expanded"), "true");
   await page.click(`${relevance} .show-request`);
   assert.equal(await page.isVisible(`${relevance} .exchanges`), false);
+  await page.keyboard.press("Escape");
+  // The run kept on this device keeps them too: after a reload, the same request and answer.
+  await page.reload();
+  assert.equal(await settled(page), "done");
+  await openRow(page, 2);
+  await page.click(`${relevance} .show-request`);
+  assert.equal(await page.textContent(`${relevance} .exchange-request`), shown.request);
+  assert.equal(await page.textContent(`${relevance} .exchange-answer`), shown.answer);
   assert.deepEqual(problems, []);
 });
