@@ -20,6 +20,7 @@ mod quality;
 pub mod render;
 mod retrieval_context;
 mod rubric;
+pub mod rubric_generation;
 mod shown;
 mod standard;
 pub mod template;
