@@ -154,3 +154,68 @@ fn no_source_no_judge_or_a_failing_judge_are_told_apart() {
     assert!(failing.stdout.is_empty(), "no rubric is written");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_rubric_pages_bare_array_of_dimensions_is_a_rubric_in_documents_and_criteria() {
+    let judge = start(ServerConfig::default()).expect("the local judge starts");
+    let dir = scratch("bare");
+    let dimensions = json!([
+        {"id": "intent_recognition", "description": "Identifies the reservation intent.", "weight": 9},
+        {"id": "general_quality", "description": "Other factors.", "weight": 5, "always_applicable": true}
+    ]);
+    let document = dir.join("document.json");
+    std::fs::write(
+        &document,
+        json!({
+            "schemaVersion": "1.11.0",
+            "default_evaluators": {"Rubric": dimensions},
+            "items": [{"prompt": "A table for 4", "response": "Booked."}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let report = support::report_with_azure_judge(&document, &judge.url(), &[]);
+    let scored = support::found(&report, 0, "Rubric");
+    assert_eq!(
+        scored["details"]["dimension_scores"]
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "{scored:#}"
+    );
+    let rows = dir.join("rows.jsonl");
+    let criteria = json!({"testing_criteria": [
+        {"type": "azure_ai_evaluator", "name": "booking", "evaluator_name": "Rubric", "initialization_parameters": dimensions}
+    ]});
+    std::fs::write(
+        &rows,
+        format!(
+            "{criteria}\n{}\n",
+            json!({"query": "A table for 4", "response": "Booked."})
+        ),
+    )
+    .unwrap();
+    let row = support::score_with_openai_judge(&rows, &judge.url());
+    assert!(
+        matches!(row["booking_result"].as_str(), Some("pass" | "fail")),
+        "{row:#}"
+    );
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        json!({
+            "schemaVersion": "1.11.0",
+            "default_evaluators": {"Rubric": [{"id": "a", "description": "d", "weight": "heavy"}]},
+            "items": [{"prompt": "p", "response": "r"}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let refused = support::agenteval(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("/default_evaluators/Rubric/0/weight"),
+        "{refused:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

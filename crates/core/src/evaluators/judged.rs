@@ -240,7 +240,7 @@ pub static SPECS: [EvaluatorSpec; 37] = [
     EvaluatorSpec {
         build: RUBRIC_BUILD,
         ..judged(
-            "Rubric",
+            crate::evaluators::RUBRIC,
             &["query", "response", "ground_truth", "context", "messages"],
             RUBRIC_OPTIONS,
             "weighted score sum(w*s)/(5*sum(w)) over the applicable dimensions >= threshold (0.5)",
