@@ -13,6 +13,7 @@ mod input;
 mod judge;
 mod output;
 mod reopen;
+mod rubric_command;
 mod summary;
 mod terminal;
 mod view;
@@ -109,6 +110,9 @@ enum Command {
         #[arg(long = "direction", value_name = "EVALUATOR=DIRECTION")]
         directions: Vec<String>,
     },
+    /// Rubrics: `rubric generate` asks the judge for one from the agent's instructions.
+    #[command(subcommand)]
+    Rubric(rubric_command::RubricCommand),
     /// List the built-in evaluators with their options, defaults and pass rules.
     Evaluators,
     /// Serve the web page on 127.0.0.1 and open FILE in it, scored (exit 2 when this binary
@@ -195,6 +199,7 @@ fn main() -> ExitCode {
             key,
             directions: &directions,
         }),
+        Command::Rubric(command) => rubric_command::run(&command),
         Command::Evaluators => output::list_evaluators(),
         Command::View(args) => view::view(&args),
     };

@@ -26,6 +26,7 @@ pub mod render;
 pub mod report_json;
 pub mod review;
 pub mod rows;
+pub mod rubric;
 pub mod run;
 pub mod run_plan;
 pub mod types;

@@ -170,6 +170,24 @@ export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptio
 export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentStreamOptions): Promise<StreamedDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
+/** What `generateRubric` writes a rubric from: at least one of the first three; traces never alone. */
+export interface RubricSources {
+  /** The agent's instructions. */
+  instructions?: string;
+  /** The agent's system prompt. */
+  systemPrompt?: string;
+  /** Reference documents: knowledge, guidelines, expected answers. */
+  references?: string[];
+  /** Production traces of the agent, to ground the rubric in real use. */
+  traces?: string;
+}
+/** Options of `generateRubric`. */
+export interface GenerateRubricOptions {
+  /** The judge that writes the rubric (required). */
+  judge: JudgeOptions;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
 /** The formats `compare` exports a comparison in: `agenteval compare --format`'s. */
 export type CompareFormat = "json" | "md" | "html";
 /** Options of `compare`. */
