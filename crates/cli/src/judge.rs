@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use agenteval_core::engine::{self, Session};
 use agenteval_core::judge::{
     settings, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest,
-    HttpResponse, JudgeSettings, LocalFuture, Policy, Scheduler, Setting, Store, Transport,
+    HttpResponse, JudgeSettings, LocalFuture, Method, Policy, Scheduler, Setting, Store, Transport,
     TransportError,
 };
 use clap::Args;
@@ -288,7 +288,10 @@ impl ReqwestTransport {
 impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
-            let mut builder = self.client.post(&request.url).body(request.body);
+            let mut builder = match request.method {
+                Method::Post => self.client.post(&request.url).body(request.body),
+                Method::Get => self.client.get(&request.url),
+            };
             for (name, value) in &request.headers {
                 builder = builder.header(name.as_str(), value.as_str());
             }

@@ -1,0 +1,552 @@
+//! Direct Line 3.0 (Copilot Studio and any Bot Framework agent): start a conversation with the
+//! secret or a token from Copilot Studio's token endpoint (then use the conversation's own
+//! token), post the prompt as a `message` activity, and poll `activities?watermark=W`. The reply
+//! is every bot `message` whose `replyToId` is the posted activity's id, joined in order with a
+//! blank line, collected until `quietMs` pass without a new one after the first (typing and
+//! event activities are not text). Citations come from the activities' `entities` (schema.org
+//! `Claim`s, or a `Message` entity's `citation` list); their markers stay in the text. A post
+//! answered 403 or 404 means the conversation expired: it is restarted once for that turn and the
+//! reply carries a note.
+//!
+//! NOTE: the protocol is Bot Framework's REST API
+//! (<https://learn.microsoft.com/azure/bot-service/rest-api/bot-framework-rest-direct-line-3-0-api-reference>).
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::target::DirectLineTarget;
+use super::wire::{bearer, json_request, read_json, text_at, Context};
+use super::{AgentError, Citation, Prompt, Reply};
+use crate::judge::Method;
+
+/// A conversation in progress.
+#[derive(Clone, PartialEq)]
+pub struct Conversation {
+    /// Its id.
+    pub id: String,
+    token: String,
+    watermark: Option<String>,
+}
+
+impl std::fmt::Debug for Conversation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conversation")
+            .field("id", &self.id)
+            .field("watermark", &self.watermark)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Starts a conversation.
+///
+/// # Errors
+/// The token endpoint or `POST /conversations` failed.
+pub async fn start(
+    context: &mut Context<'_>,
+    target: &DirectLineTarget,
+) -> Result<Conversation, AgentError> {
+    let credential = match (&target.secret, &target.token_endpoint) {
+        (Some(secret), _) => context.secrets.get(secret)?.to_owned(),
+        (None, Some(token_endpoint)) => {
+            let call = "Direct Line: get a token from the token endpoint";
+            let answer = context
+                .send_json(
+                    call,
+                    json_request(Method::Get, token_endpoint.clone(), None, None),
+                )
+                .await?;
+            let token = text_at(&answer, "/token").ok_or_else(|| {
+                AgentError::new("agentError", format!("{call}: the answer has no \"token\""))
+            })?;
+            context.redact.push(token.to_owned());
+            token.to_owned()
+        }
+        (None, None) => {
+            return Err(AgentError::new(
+                "agentConfigurationError",
+                "Direct Line: neither a secret nor a token endpoint is configured",
+            ))
+        }
+    };
+    let call = "Direct Line: start a conversation";
+    let answer = context
+        .send_json(
+            call,
+            json_request(
+                Method::Post,
+                format!("{}/conversations", target.endpoint),
+                Some(&json!({})),
+                Some(bearer(&credential)),
+            ),
+        )
+        .await?;
+    let id = text_at(&answer, "/conversationId").ok_or_else(|| {
+        AgentError::new(
+            "agentError",
+            format!("{call}: the answer has no \"conversationId\""),
+        )
+    })?;
+    let token = text_at(&answer, "/token").unwrap_or(&credential).to_owned();
+    context.redact.push(token.clone());
+    Ok(Conversation {
+        id: id.to_owned(),
+        token,
+        watermark: None,
+    })
+}
+
+/// Sends one prompt in `conversation` (started when `None`) and collects the reply.
+///
+/// # Errors
+/// A call failed, the conversation expired twice, or no reply came within `timeoutMs`.
+pub async fn turn(
+    context: &mut Context<'_>,
+    target: &DirectLineTarget,
+    conversation: &mut Option<Conversation>,
+    prompt: &Prompt,
+) -> Result<Reply, AgentError> {
+    let mut notes = Vec::new();
+    let mut current = match conversation.take() {
+        Some(current) => current,
+        None => start(context, target).await?,
+    };
+    let posted = match post(context, target, &current, prompt).await? {
+        Some(id) => id,
+        None => {
+            notes.push(format!(
+                "the Direct Line conversation {} expired and was restarted for this prompt \
+                 (earlier turns are not in the new conversation)",
+                current.id
+            ));
+            current = start(context, target).await?;
+            post(context, target, &current, prompt)
+                .await?
+                .ok_or_else(|| {
+                    AgentError::new(
+                        "agentConversationExpired",
+                        "Direct Line: post the prompt: the restarted conversation expired too",
+                    )
+                })?
+        }
+    };
+    let mut reply = collect(context, target, &mut current, &posted).await?;
+    *conversation = Some(current);
+    reply.notes.splice(0..0, notes);
+    Ok(reply)
+}
+
+/// Posts the prompt; `None` when the conversation has expired (403 or 404).
+async fn post(
+    context: &Context<'_>,
+    target: &DirectLineTarget,
+    conversation: &Conversation,
+    prompt: &Prompt,
+) -> Result<Option<String>, AgentError> {
+    let call = "Direct Line: post the prompt";
+    let mut activity = json!({
+        "type": "message",
+        "from": {"id": target.user_id},
+        "text": prompt.text,
+    });
+    if let Some(locale) = &target.locale {
+        activity["locale"] = json!(locale);
+    }
+    let response = context
+        .send(
+            call,
+            json_request(
+                Method::Post,
+                format!(
+                    "{}/conversations/{}/activities",
+                    target.endpoint,
+                    encode(&conversation.id)
+                ),
+                Some(&activity),
+                Some(bearer(&conversation.token)),
+            ),
+        )
+        .await?;
+    if matches!(response.status, 403 | 404) {
+        return Ok(None);
+    }
+    let answer = read_json(call, &response)?;
+    text_at(&answer, "/id")
+        .map(|id| Some(id.to_owned()))
+        .ok_or_else(|| AgentError::new("agentError", format!("{call}: the answer has no \"id\"")))
+}
+
+/// Polls until the reply to `posted` is complete.
+async fn collect(
+    context: &Context<'_>,
+    target: &DirectLineTarget,
+    conversation: &mut Conversation,
+    posted: &str,
+) -> Result<Reply, AgentError> {
+    let call = "Direct Line: read the reply";
+    let started = context.clock.now();
+    let interval = (target.quiet / 4).clamp(Duration::from_millis(25), Duration::from_secs(1));
+    let mut messages: Vec<Value> = Vec::new();
+    let mut last_new: Option<Duration> = None;
+    loop {
+        let mut url = format!(
+            "{}/conversations/{}/activities",
+            target.endpoint,
+            encode(&conversation.id)
+        );
+        if let Some(watermark) = &conversation.watermark {
+            url.push_str("?watermark=");
+            url.push_str(&encode(watermark));
+        }
+        let answer = context
+            .send_json(
+                call,
+                json_request(Method::Get, url, None, Some(bearer(&conversation.token))),
+            )
+            .await?;
+        if let Some(watermark) = answer.get("watermark").and_then(watermark_text) {
+            conversation.watermark = Some(watermark);
+        }
+        let before = messages.len();
+        if let Some(activities) = answer.get("activities").and_then(Value::as_array) {
+            messages.extend(
+                activities
+                    .iter()
+                    .filter(|activity| is_reply(activity, posted, &target.user_id))
+                    .cloned(),
+            );
+        }
+        let now = context.clock.now();
+        if messages.len() > before {
+            last_new = Some(now);
+        }
+        if last_new.is_some_and(|at| now.saturating_sub(at) >= target.quiet) {
+            return Ok(reply_of(&messages));
+        }
+        if now.saturating_sub(started) >= target.timeout {
+            if messages.is_empty() {
+                return Err(AgentError::new(
+                    "agentTimeout",
+                    format!(
+                        "{call}: no reply within {} ms (timeoutMs)",
+                        target.timeout.as_millis()
+                    ),
+                ));
+            }
+            let mut reply = reply_of(&messages);
+            reply.notes.push(format!(
+                "the agent was still answering after {} ms (timeoutMs); the reply may be incomplete",
+                target.timeout.as_millis()
+            ));
+            return Ok(reply);
+        }
+        context.clock.sleep(interval).await;
+    }
+}
+
+/// Whether `activity` is a bot message answering `posted`.
+fn is_reply(activity: &Value, posted: &str, user_id: &str) -> bool {
+    text_at(activity, "/type") == Some("message")
+        && text_at(activity, "/replyToId") == Some(posted)
+        && text_at(activity, "/from/id") != Some(user_id)
+        && text_at(activity, "/from/role") != Some("user")
+}
+
+fn watermark_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The reply made of the bot's messages, in order.
+fn reply_of(messages: &[Value]) -> Reply {
+    let text = messages
+        .iter()
+        .filter_map(|message| text_at(message, "/text"))
+        .filter(|text| !text.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let citations = messages
+        .iter()
+        .filter_map(|message| message.get("entities").and_then(Value::as_array))
+        .flatten()
+        .flat_map(entity_citations)
+        .collect();
+    Reply {
+        text,
+        citations,
+        ..Reply::default()
+    }
+}
+
+/// The citations one entity holds: itself when it is a `Claim`, or its `citation` list.
+fn entity_citations(entity: &Value) -> Vec<Citation> {
+    if let Some(list) = entity.get("citation").and_then(Value::as_array) {
+        return list.iter().map(claim).collect();
+    }
+    let kind = text_at(entity, "/@type")
+        .or_else(|| text_at(entity, "/type"))
+        .unwrap_or_default();
+    if kind.ends_with("Claim") {
+        return vec![claim(entity)];
+    }
+    Vec::new()
+}
+
+/// A schema.org `Claim`: its `appearance` (a `DigitalDocument`) or its own fields.
+fn claim(claim: &Value) -> Citation {
+    let source = claim.get("appearance").unwrap_or(claim);
+    let field = |names: &[&str]| {
+        names
+            .iter()
+            .find_map(|name| source.get(*name).or_else(|| claim.get(*name)))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    Citation {
+        title: field(&["name", "title"]),
+        url: field(&["url"]),
+        text: field(&["abstract", "text"]),
+    }
+}
+
+/// Percent-encodes a path segment or query value.
+fn encode(text: &str) -> String {
+    let mut encoded = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use serde_json::json;
+
+    use super::super::testing::{answer, conversation, drive};
+    use crate::judge::http::HttpRequest;
+    use crate::judge::testing::Scripted;
+
+    const TARGET: &str = r#"{"kind": "directline", "endpoint": "https://dl.test/v3/directline", "secretEnv": "DL_SECRET", "quietMs": 400}"#;
+
+    /// A Direct Line service whose bot answers each posted activity `aN` with `parts` messages
+    /// (after a typing activity), released one poll at a time.
+    fn service(parts: usize) -> impl Fn(&HttpRequest, usize) -> Option<Scripted> {
+        let posted = Cell::new(0);
+        let polls = Cell::new(0);
+        move |request, _| {
+            let url = request.url.as_str();
+            if url.ends_with("/conversations") {
+                return answer(
+                    201,
+                    json!({"conversationId": "conv 1", "token": "conversation-token-123", "expires_in": 1800}),
+                );
+            }
+            if request.method == crate::judge::Method::Post {
+                posted.set(posted.get() + 1);
+                polls.set(0);
+                return answer(200, json!({"id": format!("a{}", posted.get())}));
+            }
+            let poll = polls.get();
+            polls.set(poll + 1);
+            let id = format!("a{}", posted.get());
+            let activities = match poll {
+                0 => json!([
+                    {"type": "message", "id": "echo", "from": {"id": "agenteval-user", "role": "user"}, "text": "the prompt", "replyToId": null},
+                    {"type": "typing", "from": {"id": "bot", "role": "bot"}, "replyToId": id},
+                ]),
+                n if n <= parts => json!([{
+                    "type": "message",
+                    "from": {"id": "bot", "role": "bot"},
+                    "replyToId": id,
+                    "text": format!("part {n} of turn {} [1]", posted.get()),
+                    "entities": [{"@type": "Message", "type": "https://schema.org/Message", "citation": [
+                        {"@type": "Claim", "position": 1, "appearance": {"@type": "DigitalDocument", "name": "Leave policy", "url": "https://hr.test/leave"}}
+                    ]}],
+                }]),
+                _ => {
+                    json!([{"type": "event", "name": "done", "from": {"id": "bot"}, "replyToId": id}])
+                }
+            };
+            answer(
+                200,
+                json!({"activities": activities, "watermark": format!("{}", poll + 1)}),
+            )
+        }
+    }
+
+    #[test]
+    fn a_thread_is_one_conversation_its_replies_joined_in_order() {
+        let (records, sent, _) = drive(
+            TARGET,
+            &[("DL_SECRET", "dl-secret-value-0123")],
+            &[conversation(&["first", "second"])],
+            service(2),
+        );
+        let replies: Vec<_> = records[0]
+            .iter()
+            .map(|record| record.reply.clone().unwrap())
+            .collect();
+        assert_eq!(
+            replies[0].text,
+            "part 1 of turn 1 [1]\n\npart 2 of turn 1 [1]"
+        );
+        assert_eq!(
+            replies[1].text,
+            "part 1 of turn 2 [1]\n\npart 2 of turn 2 [1]"
+        );
+        assert_eq!(replies[0].citations.len(), 2);
+        assert_eq!(
+            replies[0].citations[0].url.as_deref(),
+            Some("https://hr.test/leave")
+        );
+        assert_eq!(
+            replies[0].citations[0].title.as_deref(),
+            Some("Leave policy")
+        );
+        let started = sent
+            .iter()
+            .filter(|request| request.url.ends_with("/conversations"))
+            .count();
+        assert_eq!(started, 1, "one conversation for the whole thread");
+        assert!(sent[0]
+            .headers
+            .contains(&("authorization".into(), "Bearer dl-secret-value-0123".into())));
+        let post = sent
+            .iter()
+            .find(|request| request.url.ends_with("/activities"))
+            .unwrap();
+        assert_eq!(
+            post.url,
+            "https://dl.test/v3/directline/conversations/conv%201/activities"
+        );
+        assert!(post.headers.contains(&(
+            "authorization".into(),
+            "Bearer conversation-token-123".into()
+        )));
+        assert_eq!(super::super::testing::body(post)["text"], "first");
+        let polls: Vec<&str> = sent
+            .iter()
+            .filter(|request| request.method == crate::judge::Method::Get)
+            .map(|request| request.url.as_str())
+            .collect();
+        assert!(polls[1].ends_with("/activities?watermark=1"), "{polls:?}");
+    }
+
+    #[test]
+    fn an_expired_conversation_is_restarted_once_and_noted() {
+        let inner = service(1);
+        let posts = Cell::new(0);
+        let (records, sent, _) = drive(
+            TARGET,
+            &[("DL_SECRET", "dl-secret-value-0123")],
+            &[conversation(&["hello"])],
+            move |request, attempt| {
+                if request.url.ends_with("/activities")
+                    && request.method == crate::judge::Method::Post
+                {
+                    posts.set(posts.get() + 1);
+                    if posts.get() == 1 {
+                        return answer(
+                            403,
+                            json!({"error": {"code": "TokenExpired", "message": "expired"}}),
+                        );
+                    }
+                }
+                inner(request, attempt)
+            },
+        );
+        let reply = records[0][0].reply.clone().unwrap();
+        assert_eq!(reply.text, "part 1 of turn 1 [1]");
+        assert!(
+            reply.notes[0].contains("expired and was restarted"),
+            "{:?}",
+            reply.notes
+        );
+        let started = sent
+            .iter()
+            .filter(|request| request.url.ends_with("/conversations"))
+            .count();
+        assert_eq!(started, 2);
+    }
+
+    #[test]
+    fn a_second_expiry_is_an_error_and_no_reply_is_a_time_out() {
+        let (records, _, _) = drive(
+            TARGET,
+            &[("DL_SECRET", "dl-secret-value-0123")],
+            &[conversation(&["hello"])],
+            |request, _| {
+                if request.url.ends_with("/conversations") {
+                    return answer(
+                        201,
+                        json!({"conversationId": "c", "token": "t-123456789012"}),
+                    );
+                }
+                answer(404, json!({}))
+            },
+        );
+        let error = records[0][0].reply.clone().unwrap_err();
+        assert_eq!(error.code, "agentConversationExpired");
+        let (records, _, _) = drive(
+            r#"{"kind": "directline", "endpoint": "https://dl.test/v3/directline", "secretEnv": "DL_SECRET", "timeoutMs": 2000}"#,
+            &[("DL_SECRET", "dl-secret-value-0123")],
+            &[conversation(&["hello"])],
+            service(0),
+        );
+        let error = records[0][0].reply.clone().unwrap_err();
+        assert_eq!(error.code, "agentTimeout");
+        assert!(
+            error.message.contains("no reply within 2000 ms"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn a_token_endpoint_replaces_the_secret_and_tokens_are_redacted() {
+        let (records, sent, _) = drive(
+            r#"{"kind": "directline", "endpoint": "https://dl.test/v3/directline", "tokenEndpoint": "https://cs.test/token", "quietMs": 400}"#,
+            &[],
+            &[conversation(&["hello"])],
+            |request, _| {
+                if request.url == "https://cs.test/token" {
+                    assert_eq!(request.method, crate::judge::Method::Get);
+                    return answer(
+                        200,
+                        json!({"token": "token-from-endpoint-42", "expires_in": 3600}),
+                    );
+                }
+                if request.url.ends_with("/conversations") {
+                    assert!(request.headers.contains(&(
+                        "authorization".into(),
+                        "Bearer token-from-endpoint-42".into()
+                    )));
+                    return answer(201, json!({"conversationId": "c9"}));
+                }
+                if request.method == crate::judge::Method::Post {
+                    return answer(200, json!({"id": "a1"}));
+                }
+                answer(
+                    200,
+                    json!({"activities": [{"type": "message", "from": {"id": "bot"}, "replyToId": "a1", "text": "your token is token-from-endpoint-42"}], "watermark": "1"}),
+                )
+            },
+        );
+        let reply = records[0][0].reply.clone().unwrap();
+        assert!(
+            !reply.text.contains("token-from-endpoint-42"),
+            "{}",
+            reply.text
+        );
+        assert!(sent.len() >= 4);
+    }
+}
