@@ -149,8 +149,8 @@ async fn post(
         "from": {"id": target.user_id},
         "text": prompt.text,
     });
-    if let Some(locale) = &target.locale {
-        activity["locale"] = json!(locale);
+    if let (Some(locale), Some(activity)) = (&target.locale, activity.as_object_mut()) {
+        activity.insert("locale".into(), json!(locale));
     }
     let response = context
         .send(

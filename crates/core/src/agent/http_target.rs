@@ -20,10 +20,18 @@ pub fn env_names(template: &str) -> Vec<String> {
             Piece::Slot {
                 source: Source::Field(path),
                 ..
-            } if path.len() == 2 && path[0] == "env" => Some(path[1].clone()),
-            _ => None,
+            } => env_variable(&path).map(str::to_owned),
+            Piece::Slot { .. } | Piece::Text(_) => None,
         })
         .collect()
+}
+
+/// The variable an `env.NAME` placeholder's path names.
+fn env_variable(path: &[String]) -> Option<&str> {
+    match path {
+        [env, name] if env == "env" => Some(name),
+        _ => None,
+    }
 }
 
 /// What a template's placeholders are filled with.
@@ -42,7 +50,7 @@ impl Values<'_> {
         };
         match source {
             Source::Query => Ok(Value::String(self.prompt.text.clone())),
-            Source::Field(path) if path.len() == 1 && path[0] == "conversation_id" => {
+            Source::Field(path) if path.as_slice() == ["conversation_id"] => {
                 Ok(Value::String(self.conversation_id.to_owned()))
             }
             Source::Field(path) if path.first().is_some_and(|first| first == "env") => {
@@ -52,8 +60,9 @@ impl Values<'_> {
                 ))
             }
             Source::Field(path) => {
-                let mut value = self.prompt.item.get(path[0].as_str()).ok_or_else(missing)?;
-                for segment in &path[1..] {
+                let (first, rest) = path.split_first().ok_or_else(missing)?;
+                let mut value = self.prompt.item.get(first.as_str()).ok_or_else(missing)?;
+                for segment in rest {
                     value = value.get(segment.as_str()).ok_or_else(missing)?;
                 }
                 Ok(value.clone())
@@ -120,21 +129,24 @@ fn header_value(context: &Context<'_>, name: &str, template: &str) -> Result<Str
             Piece::Slot {
                 source: Source::Field(path),
                 ..
-            } if path.len() == 2 && path[0] == "env" => {
-                let secret = context.secrets.named(&path[1]).ok_or_else(|| {
+            } if env_variable(&path).is_some() => {
+                let variable = env_variable(&path).unwrap_or_default();
+                let secret = context.secrets.named(variable).ok_or_else(|| {
                     AgentError::new(
                         "agentAuthenticationError",
-                        format!("http: header {name}: the secret {} is not set", path[1]),
+                        format!("http: header {name}: the secret {variable} is not set"),
                     )
                 })?;
                 value.push_str(secret);
             }
-            Piece::Slot { written, .. } => return Err(AgentError::new(
-                "agentConfigurationError",
-                format!(
+            Piece::Slot { written, .. } => {
+                return Err(AgentError::new(
+                    "agentConfigurationError",
+                    format!(
                     "http: header {name}: {{{{{written}}}}}: headers take only {{{{env.NAME}}}}"
                 ),
-            )),
+                ))
+            }
         }
     }
     Ok(value)
@@ -216,4 +228,92 @@ pub async fn turn(
         tool_calls,
         ..Reply::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::testing::{answer, body, drive};
+    use super::super::{run::Conversation, Prompt};
+
+    const TARGET: &str = r#"{"kind": "http", "url": "https://agent.test/ask",
+        "headers": {"X-Api-Key": "{{env.AGENT_KEY}}"},
+        "body": {"prompt": "{{prompt}}", "session": "{{conversation_id}}", "tags": "{{item.tags}}", "note": "topic: {{item.topic}}"},
+        "reply": {"text": "/reply/text", "citations": "/reply/citations", "toolCalls": "/reply/tool_calls"}}"#;
+
+    fn item() -> Conversation {
+        let mut prompt = Prompt {
+            text: "How many days?".into(),
+            ..Prompt::default()
+        };
+        prompt.item.insert("tags".into(), json!(["leave", "hr"]));
+        prompt.item.insert("topic".into(), json!("leave"));
+        Conversation {
+            label: "items[0]".into(),
+            turns: vec![prompt],
+        }
+    }
+
+    #[test]
+    fn the_body_template_is_filled_and_the_pointers_read() {
+        let (records, sent, _) = drive(
+            TARGET,
+            &[("AGENT_KEY", "agent-key-5555")],
+            &[item()],
+            |_, _| {
+                answer(
+                    200,
+                    json!({"reply": {"text": "20 days", "citations": [{"title": "Leave", "url": "https://hr.test/leave"}, "https://hr.test/other"],
+                "tool_calls": [{"name": "search", "arguments": {"q": "days"}}]}}),
+                )
+            },
+        );
+        let reply = records[0][0].reply.clone().unwrap();
+        assert_eq!(reply.text, "20 days");
+        assert_eq!(reply.citations.len(), 2);
+        assert_eq!(
+            reply.citations[1].url.as_deref(),
+            Some("https://hr.test/other")
+        );
+        assert_eq!(reply.tool_calls[0].name, "search");
+        let sent_body = body(&sent[0]);
+        assert_eq!(sent_body["prompt"], "How many days?");
+        assert_eq!(sent_body["tags"], json!(["leave", "hr"]));
+        assert_eq!(sent_body["note"], "topic: leave");
+        assert!(sent_body["session"]
+            .as_str()
+            .unwrap()
+            .starts_with("agenteval-"));
+        assert!(sent[0]
+            .headers
+            .contains(&("x-api-key".into(), "agent-key-5555".into())));
+    }
+
+    #[test]
+    fn a_missing_field_or_pointer_is_an_error_naming_it() {
+        let (records, sent, _) = drive(
+            r#"{"kind": "http", "url": "https://agent.test/ask", "body": {"q": "{{item.missing}}"}, "reply": {"text": "/text"}}"#,
+            &[],
+            &[item()],
+            |_, _| answer(200, json!({"text": "x"})),
+        );
+        let error = records[0][0].reply.clone().unwrap_err();
+        assert_eq!(
+            error.message,
+            "http: the body's {{item.missing}} names nothing this item has"
+        );
+        assert!(sent.is_empty());
+        let (records, _, _) = drive(
+            r#"{"kind": "http", "url": "https://agent.test/ask", "reply": {"text": "/answer"}}"#,
+            &[],
+            &[item()],
+            |_, _| answer(200, json!({"text": "x"})),
+        );
+        let error = records[0][0].reply.clone().unwrap_err();
+        assert_eq!(
+            error.message,
+            "http: call the agent: the answer has no text at /answer (reply.text)"
+        );
+    }
 }
