@@ -6,33 +6,10 @@
 
 use serde_json::{Map, Value};
 
-use super::target::HttpTarget;
+use super::target::{env_variable, HttpTarget};
 use super::wire::{json_request, text_at, Context};
 use super::{AgentError, Citation, Prompt, Reply, ToolCall};
 use crate::placeholder::{self, Piece, Source};
-
-/// The environment variables `{{env.NAME}}` placeholders in `template` name.
-pub fn env_names(template: &str) -> Vec<String> {
-    placeholder::pieces(template, "")
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|piece| match piece {
-            Piece::Slot {
-                source: Source::Field(path),
-                ..
-            } => env_variable(&path).map(str::to_owned),
-            Piece::Slot { .. } | Piece::Text(_) => None,
-        })
-        .collect()
-}
-
-/// The variable an `env.NAME` placeholder's path names.
-fn env_variable(path: &[String]) -> Option<&str> {
-    match path {
-        [env, name] if env == "env" => Some(name),
-        _ => None,
-    }
-}
 
 /// What a template's placeholders are filled with.
 struct Values<'p> {
@@ -228,92 +205,4 @@ pub async fn turn(
         tool_calls,
         ..Reply::default()
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use serde_json::json;
-
-    use super::super::testing::{answer, body, drive};
-    use super::super::{run::Conversation, Prompt};
-
-    const TARGET: &str = r#"{"kind": "http", "url": "https://agent.test/ask",
-        "headers": {"X-Api-Key": "{{env.AGENT_KEY}}"},
-        "body": {"prompt": "{{prompt}}", "session": "{{conversation_id}}", "tags": "{{item.tags}}", "note": "topic: {{item.topic}}"},
-        "reply": {"text": "/reply/text", "citations": "/reply/citations", "toolCalls": "/reply/tool_calls"}}"#;
-
-    fn item() -> Conversation {
-        let mut prompt = Prompt {
-            text: "How many days?".into(),
-            ..Prompt::default()
-        };
-        prompt.item.insert("tags".into(), json!(["leave", "hr"]));
-        prompt.item.insert("topic".into(), json!("leave"));
-        Conversation {
-            label: "items[0]".into(),
-            turns: vec![prompt],
-        }
-    }
-
-    #[test]
-    fn the_body_template_is_filled_and_the_pointers_read() {
-        let (records, sent, _) = drive(
-            TARGET,
-            &[("AGENT_KEY", "agent-key-5555")],
-            &[item()],
-            |_, _| {
-                answer(
-                    200,
-                    json!({"reply": {"text": "20 days", "citations": [{"title": "Leave", "url": "https://hr.test/leave"}, "https://hr.test/other"],
-                "tool_calls": [{"name": "search", "arguments": {"q": "days"}}]}}),
-                )
-            },
-        );
-        let reply = records[0][0].reply.clone().unwrap();
-        assert_eq!(reply.text, "20 days");
-        assert_eq!(reply.citations.len(), 2);
-        assert_eq!(
-            reply.citations[1].url.as_deref(),
-            Some("https://hr.test/other")
-        );
-        assert_eq!(reply.tool_calls[0].name, "search");
-        let sent_body = body(&sent[0]);
-        assert_eq!(sent_body["prompt"], "How many days?");
-        assert_eq!(sent_body["tags"], json!(["leave", "hr"]));
-        assert_eq!(sent_body["note"], "topic: leave");
-        assert!(sent_body["session"]
-            .as_str()
-            .unwrap()
-            .starts_with("agenteval-"));
-        assert!(sent[0]
-            .headers
-            .contains(&("x-api-key".into(), "agent-key-5555".into())));
-    }
-
-    #[test]
-    fn a_missing_field_or_pointer_is_an_error_naming_it() {
-        let (records, sent, _) = drive(
-            r#"{"kind": "http", "url": "https://agent.test/ask", "body": {"q": "{{item.missing}}"}, "reply": {"text": "/text"}}"#,
-            &[],
-            &[item()],
-            |_, _| answer(200, json!({"text": "x"})),
-        );
-        let error = records[0][0].reply.clone().unwrap_err();
-        assert_eq!(
-            error.message,
-            "http: the body's {{item.missing}} names nothing this item has"
-        );
-        assert!(sent.is_empty());
-        let (records, _, _) = drive(
-            r#"{"kind": "http", "url": "https://agent.test/ask", "reply": {"text": "/answer"}}"#,
-            &[],
-            &[item()],
-            |_, _| answer(200, json!({"text": "x"})),
-        );
-        let error = records[0][0].reply.clone().unwrap_err();
-        assert_eq!(
-            error.message,
-            "http: call the agent: the answer has no text at /answer (reply.text)"
-        );
-    }
 }

@@ -14,7 +14,7 @@ pub mod responses;
 pub mod run;
 pub mod target;
 #[cfg(test)]
-mod testing;
+mod tests;
 mod wire;
 
 use serde_json::Value;

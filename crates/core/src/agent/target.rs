@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::placeholder::{self, Piece, Source};
+
 /// Direct Line's public endpoint, used when a `directline` target names none.
 pub const DIRECTLINE_ENDPOINT: &str = "https://directline.botframework.com/v3/directline";
 
@@ -248,7 +250,7 @@ impl Target {
             Target::Http(target) => {
                 let mut names = Vec::new();
                 for (_, value) in &target.headers {
-                    for name in crate::agent::http_target::env_names(value) {
+                    for name in env_names(value) {
                         if !names.contains(&name) {
                             names.push(name);
                         }
@@ -381,6 +383,29 @@ impl<'v> Fields<'v> {
     }
 }
 
+/// The environment variables `{{env.NAME}}` placeholders in `template` name.
+pub fn env_names(template: &str) -> Vec<String> {
+    placeholder::pieces(template, "")
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|piece| match piece {
+            Piece::Slot {
+                source: Source::Field(path),
+                ..
+            } => env_variable(&path).map(str::to_owned),
+            Piece::Slot { .. } | Piece::Text(_) => None,
+        })
+        .collect()
+}
+
+/// The variable an `env.NAME` placeholder's path names.
+pub(crate) fn env_variable(path: &[String]) -> Option<&str> {
+    match path {
+        [env, name] if env == "env" => Some(name),
+        _ => None,
+    }
+}
+
 /// Whether `name` is a usable environment variable name.
 pub fn is_env_name(name: &str) -> bool {
     !name.is_empty()
@@ -510,7 +535,7 @@ fn http(fields: &Fields<'_>) -> Result<HttpTarget, TargetError> {
             let value = value
                 .as_str()
                 .ok_or_else(|| refuse(&given.path(name), "expected a string"))?;
-            for variable in crate::agent::http_target::env_names(value) {
+            for variable in env_names(value) {
                 if !is_env_name(&variable) {
                     return Err(refuse(
                         &given.path(name),

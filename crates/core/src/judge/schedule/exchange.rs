@@ -1,5 +1,5 @@
 //! Plain HTTP exchanges through the scheduler, for callers that read the answer themselves (the
-//! agent targets of [`crate::agent`]): the same bounded concurrency, per-attempt time-out,
+//! agent targets): the same bounded concurrency, per-attempt time-out,
 //! retries of 429 (waiting as `Retry-After` asks), 408, 5xx and network errors with back-off,
 //! and cancellation as judge calls, but no cache and no credential of the scheduler's own (each
 //! request carries its own headers). Any other status is handed back for the caller to read.

@@ -1,5 +1,13 @@
-//! Test helpers for the targets: a run of scripted conversations through a scheduler on the
-//! judge's scripted transport and manual clock.
+//! Tests of the agent module, one file per target or concern, and their helpers: a run of
+//! scripted conversations through a scheduler on the judge's scripted transport and manual clock.
+
+mod a2a;
+mod chat;
+mod directline;
+mod fill;
+mod http_target;
+mod responses;
+mod run;
 
 use std::time::Duration;
 
