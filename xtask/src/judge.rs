@@ -88,6 +88,13 @@ pub fn run(args: &JudgeArgs) -> Result<(), String> {
     println!("  azure-v1: base URL {url}/openai/v1");
     println!("  openai:   base URL {url}/v1");
     println!("  stats:    GET {url}/stats   reset: POST {url}/reset");
+    println!("demo agent on the same server:");
+    println!(
+        "  directline: endpoint {url}/agent/v3/directline  (secret {}), token endpoint {url}/agent/directline/token",
+        if key { "the key" } else { "demo-directline-secret" }
+    );
+    println!("  responses:  endpoint {url}/agent/openai/v1   chat: endpoint {url}/agent/v1");
+    println!("  a2a:        {url}/agent/a2a   http: POST {url}/agent/http");
     println!(
         "  latency {} ms, fault rate {}, seed {}, {}; Ctrl-C stops it",
         config.latency.as_millis(),

@@ -13,7 +13,6 @@ use serde_json::Value;
 
 use crate::faults::{FaultDirective, FaultKind};
 
-const OPEN: &str = "[[judge:";
 const CLOSE: &str = "]]";
 
 /// How a `dimension=ID:VALUE` directive rates a rubric dimension.
@@ -58,20 +57,50 @@ pub(crate) struct Directives {
 /// directive without its closing `]]`.
 pub(crate) fn parse(text: &str) -> Result<Directives, String> {
     let mut directives = Directives::default();
+    for body in bodies(text, "judge")? {
+        apply(&mut directives, body)?;
+    }
+    Ok(directives)
+}
+
+/// The bodies of the `[[PREFIX:BODY]]` directives in `text`, in order (`prefix` is `judge` or
+/// `agent`).
+///
+/// # Errors
+/// A message quoting a directive without its closing `]]`.
+pub(crate) fn bodies<'t>(text: &'t str, prefix: &str) -> Result<Vec<&'t str>, String> {
+    let open = format!("[[{prefix}:");
+    let mut found = Vec::new();
     let mut rest = text;
-    while let Some(start) = rest.find(OPEN) {
-        let after = rest.get(start + OPEN.len()..).unwrap_or_default();
+    while let Some(start) = rest.find(&open) {
+        let after = rest.get(start + open.len()..).unwrap_or_default();
         let Some(end) = after.find(CLOSE) else {
             return Err(format!(
-                "judge directive without closing `]]`: `{}`",
+                "{prefix} directive without closing `]]`: `{}`",
                 truncate(rest.get(start..).unwrap_or_default())
             ));
         };
-        let body = after.get(..end).unwrap_or_default();
-        apply(&mut directives, body)?;
+        found.push(after.get(..end).unwrap_or_default());
         rest = after.get(end + CLOSE.len()..).unwrap_or_default();
     }
-    Ok(directives)
+    Ok(found)
+}
+
+/// `text` without its `[[PREFIX:…]]` directives (an unclosed one is left as it is).
+pub(crate) fn strip(text: &str, prefix: &str) -> String {
+    let open = format!("[[{prefix}:");
+    let mut kept = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(&open) {
+        let after = rest.get(start + open.len()..).unwrap_or_default();
+        let Some(end) = after.find(CLOSE) else {
+            break;
+        };
+        kept.push_str(rest.get(..start).unwrap_or_default());
+        rest = after.get(end + CLOSE.len()..).unwrap_or_default();
+    }
+    kept.push_str(rest);
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
@@ -156,15 +185,7 @@ fn apply(directives: &mut Directives, body: &str) -> Result<(), String> {
 }
 
 fn parse_fault(value: &str) -> Result<FaultDirective, String> {
-    let (kind, attempts) = match value.split_once('*') {
-        Some((kind, count)) => {
-            let count = count.trim().parse::<u32>().map_err(|_| {
-                format!("bad attempt count in `[[judge:fault={value}]]`: expected `KIND*N`, N a whole number")
-            })?;
-            (kind.trim(), Some(count))
-        }
-        None => (value, None),
-    };
+    let (kind, attempts) = fault_count(value, "judge")?;
     let kind = FaultKind::parse(kind).ok_or_else(|| {
         format!(
             "unknown fault kind `{kind}` in `[[judge:fault={value}]]`; known: {}",
@@ -172,6 +193,25 @@ fn parse_fault(value: &str) -> Result<FaultDirective, String> {
         )
     })?;
     Ok(FaultDirective { kind, attempts })
+}
+
+/// A `fault=` value split into its kind and its attempt count (`KIND*N`; `None` without `*N`).
+///
+/// # Errors
+/// A message naming the directive when `N` is not a whole number.
+pub(crate) fn fault_count<'v>(
+    value: &'v str,
+    prefix: &str,
+) -> Result<(&'v str, Option<u32>), String> {
+    match value.split_once('*') {
+        Some((kind, count)) => {
+            let count = count.trim().parse::<u32>().map_err(|_| {
+                format!("bad attempt count in `[[{prefix}:fault={value}]]`: expected `KIND*N`, N a whole number")
+            })?;
+            Ok((kind.trim(), Some(count)))
+        }
+        None => Ok((value.trim(), None)),
+    }
 }
 
 /// At most 60 characters of `text`, for error messages.

@@ -48,6 +48,26 @@ impl Request {
             .map(|(_, value)| value.as_str())
     }
 
+    /// The token of an `Authorization: Bearer TOKEN` header, if any.
+    pub(crate) fn bearer(&self) -> Option<&str> {
+        let (scheme, token) = self.header("authorization")?.split_once(' ')?;
+        scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+    }
+
+    /// Whether the request carries `key` as `api-key: KEY` or `Authorization: Bearer KEY`.
+    pub(crate) fn carries_key(&self, key: &str) -> bool {
+        self.header("api-key") == Some(key) || self.bearer() == Some(key)
+    }
+
+    /// The value of query parameter `name`, if present (not percent-decoded).
+    pub(crate) fn query(&self, name: &str) -> Option<&str> {
+        let (_, query) = self.target.split_once('?')?;
+        query.split('&').find_map(|pair| {
+            let (field, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (field == name).then_some(value)
+        })
+    }
+
     /// The target without its query.
     pub(crate) fn path(&self) -> &str {
         self.target
@@ -121,6 +141,20 @@ pub(crate) fn invalid(message: &str) -> Outcome {
             "message": message, "type": "invalid_request_error", "param": null, "code": null
         }}),
     ))
+}
+
+/// A 405 saying that `method` is not allowed and which one is.
+pub(crate) fn method_not_allowed(method: &str, allowed: &str) -> Outcome {
+    Outcome::Send(
+        Response::json(
+            405,
+            &serde_json::json!({"error": {
+                "code": "MethodNotAllowed",
+                "message": format!("{method} is not allowed here; use {allowed}"),
+            }}),
+        )
+        .with_header("allow", allowed),
+    )
 }
 
 /// An outcome, and the in-flight mark to drop once it has been carried out.

@@ -2,7 +2,9 @@
 //! benchmarks. It answers chat completions with deterministic verdicts derived from the request,
 //! embeddings with deterministic vectors, and injects faults on request (`[[judge:...]]`
 //! directives in the messages) or at random (`fault_rate`), so that clients can be tested for
-//! retries, timeouts and parsing without a network or a model.
+//! retries, timeouts and parsing without a network or a model. Under `/agent` it also plays an
+//! agent (Direct Line 3.0, the Responses API, chat completions, A2A, a generic JSON endpoint)
+//! answering from a small built-in knowledge base, with `[[agent:…]]` fault directives.
 //!
 //! [`start`] binds `127.0.0.1` and serves on background threads (one per connection, keep-alive,
 //! CORS for browser pages on other origins) until the [`RunningServer`] is stopped or dropped.
@@ -17,12 +19,14 @@
 //!
 //! Test tooling only: no TLS, no persistence, no tokio; it never calls out.
 
+mod agent;
 mod connection;
 mod directives;
 mod embeddings;
 mod faults;
 mod hash;
 mod http;
+mod memory;
 mod reply;
 mod routes;
 mod state;
@@ -44,7 +48,7 @@ use state::Shared;
 pub struct ServerConfig {
     /// The port on `127.0.0.1`; 0 picks any free port (see [`RunningServer::port`]).
     pub port: u16,
-    /// How long every chat, embeddings or unknown-route request waits before its answer (a
+    /// How long every chat, embeddings, agent or unknown-route request waits before its answer (a
     /// sleep on its own connection's thread: it never delays other connections). Preflights,
     /// `/stats` and `/reset` answer at once.
     pub latency: Duration,

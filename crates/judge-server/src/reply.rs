@@ -66,7 +66,7 @@ fn read_conversation(body: &Value) -> Result<Conversation, String> {
 }
 
 /// A message's text: a string, or the `text` of each part of a list, one per line.
-fn content_text(content: Option<&Value>) -> String {
+pub(crate) fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(text)) => text.clone(),
         Some(Value::Array(parts)) => parts

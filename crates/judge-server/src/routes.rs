@@ -1,14 +1,16 @@
 //! Routing: which endpoint a request is for, the key check, latency, CORS preflights, the
 //! `/stats` and `/reset` endpoints, and counting in the stats. Chat and embeddings replies are
-//! written by [`crate::reply`] and [`crate::embeddings`].
+//! written by [`crate::reply`] and [`crate::embeddings`]; paths under `/agent` go to
+//! [`crate::agent`].
 
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::agent;
 use crate::faults;
 use crate::hash;
-use crate::http::{invalid, Outcome, Reply, Request, Response, ALLOW_HEADERS};
+use crate::http::{invalid, method_not_allowed, Outcome, Reply, Request, Response, ALLOW_HEADERS};
 use crate::state::Shared;
 use crate::{embeddings, reply};
 
@@ -72,7 +74,7 @@ pub(crate) fn handle(shared: &Shared, request: &Request) -> Reply {
             return Response::json(200, &stats).into();
         }
         Route::Reset if request.method == "POST" => {
-            return if authorized(shared, request) {
+            return if shared.admits(request) {
                 shared.reset();
                 Response::json(200, &json!({"reset": true})).into()
             } else {
@@ -82,8 +84,10 @@ pub(crate) fn handle(shared: &Shared, request: &Request) -> Reply {
         _ => {}
     }
     shared.recorder.update(|stats| stats.requests += 1);
-    let in_flight =
-        matches!(route, Route::Chat(_) | Route::Embeddings(_)).then(|| shared.recorder.begin());
+    let agent_route = agent::Route::resolve(request.path());
+    let in_flight = (agent_route.is_some()
+        || matches!(route, Route::Chat(_) | Route::Embeddings(_)))
+    .then(|| shared.recorder.begin());
     if shared.stop.sleep(shared.config.latency) {
         // Stopping: close the connection without an answer.
         return Reply {
@@ -91,7 +95,9 @@ pub(crate) fn handle(shared: &Shared, request: &Request) -> Reply {
             in_flight,
         };
     }
-    let outcome = if !authorized(shared, request) {
+    let outcome = if let Some(agent_route) = &agent_route {
+        agent::handle(shared, request, agent_route)
+    } else if !shared.admits(request) {
         shared.recorder.update(|stats| stats.unauthorized += 1);
         Outcome::Send(Response::json(401, &faults::access_denied()))
     } else {
@@ -142,18 +148,6 @@ fn api_call(shared: &Shared, request: &Request, deployment: Option<&str>, api: A
     }
 }
 
-/// Whether the request carries the configured key (always, when none is configured).
-fn authorized(shared: &Shared, request: &Request) -> bool {
-    let Some(key) = shared.config.key.as_deref() else {
-        return true;
-    };
-    let bearer = request.header("authorization").and_then(|value| {
-        let (scheme, token) = value.split_once(' ')?;
-        scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-    });
-    request.header("api-key") == Some(key) || bearer == Some(key)
-}
-
 /// 204 with the CORS headers; also allows any other headers the browser asks to send (the
 /// OpenAI SDKs send `x-stainless-*`), and private-network access when asked.
 fn preflight(request: &Request) -> Response {
@@ -192,19 +186,6 @@ fn not_found(path: &str) -> Outcome {
             ),
         }}),
     ))
-}
-
-fn method_not_allowed(method: &str, allowed: &str) -> Outcome {
-    Outcome::Send(
-        Response::json(
-            405,
-            &json!({"error": {
-                "code": "MethodNotAllowed",
-                "message": format!("{method} is not allowed here; use {allowed}"),
-            }}),
-        )
-        .with_header("allow", allowed),
-    )
 }
 
 #[cfg(test)]

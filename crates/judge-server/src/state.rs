@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::http::Request;
+use crate::memory::Memory;
 use crate::stats::Recorder;
 use crate::ServerConfig;
 
@@ -21,6 +23,8 @@ pub(crate) struct Shared {
     pub(crate) attempts: Attempts,
     pub(crate) stop: StopSignal,
     pub(crate) connections: Connections,
+    /// The demo agent's conversations.
+    pub(crate) memory: Memory,
 }
 
 impl Shared {
@@ -31,7 +35,16 @@ impl Shared {
             attempts: Attempts::default(),
             stop: StopSignal::default(),
             connections: Connections::default(),
+            memory: Memory::default(),
         }
+    }
+
+    /// Whether `request` carries the configured key (always, when none is configured).
+    pub(crate) fn admits(&self, request: &Request) -> bool {
+        self.config
+            .key
+            .as_deref()
+            .is_none_or(|key| request.carries_key(key))
     }
 
     /// Zeroes the counters and forgets every attempt count.

@@ -25,9 +25,9 @@ pub struct Stats {
     pub faults: BTreeMap<String, u64>,
     /// How many of `faults` were drawn at random (`fault_rate`), not asked for by a directive.
     pub random_faults: u64,
-    /// The most chat and embeddings requests being handled at the same time.
+    /// The most chat, embeddings and agent requests being handled at the same time.
     pub max_in_flight: u64,
-    /// Chat and embeddings requests being handled when the snapshot was taken.
+    /// Chat, embeddings and agent requests being handled when the snapshot was taken.
     pub in_flight: u64,
     /// TCP connections accepted (keep-alive clients reuse one for many requests).
     pub connections: u64,
@@ -37,6 +37,10 @@ pub struct Stats {
     pub prompt_tokens: u64,
     /// Sum of `usage.completion_tokens` over successful chat replies.
     pub completion_tokens: u64,
+    /// Requests to the demo agent's routes with the right method (401s included), by
+    /// route (`directline.token`, `directline.start`, `directline.post`, `directline.poll`,
+    /// `responses`, `chat`, `a2a`, `a2a.card`, `http`).
+    pub agent_requests: BTreeMap<String, u64>,
 }
 
 /// The shared, thread-safe home of [`Stats`].
@@ -69,7 +73,7 @@ impl Recorder {
         *self.lock() = Stats::default();
     }
 
-    /// Marks one chat or embeddings request as being handled until the guard is dropped.
+    /// Marks one chat, embeddings or agent request as being handled until the guard is dropped.
     pub(crate) fn begin(self: &Arc<Self>) -> InFlight {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.update(|stats| stats.max_in_flight = stats.max_in_flight.max(now));

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use agenteval_judge_server::{start, ServerConfig};
 use common::{judge_request, Client};
+use serde_json::json;
 
 const CHAT: &str = "/openai/deployments/judge/chat/completions?api-version=2024-10-21";
 
@@ -67,20 +68,21 @@ fn latency_is_applied_to_each_request_concurrently() {
     assert_eq!(stats.completions, 16);
 }
 
-/// Sends every request once on `clients` keep-alive connections; returns the status (0 for a
-/// truncated body) of each, by index.
-fn send_all(url: &str, requests: &[serde_json::Value], clients: usize) -> Vec<u16> {
+/// Sends every request once to `path` on `clients` keep-alive connections; returns the status
+/// (0 for a truncated body) of each, by index.
+fn send_all(url: &str, path: &str, requests: &[serde_json::Value], clients: usize) -> Vec<u16> {
     let requests = Arc::new(requests.to_vec());
     let workers: Vec<_> = (0..clients)
         .map(|worker| {
             let url = url.to_string();
+            let path = path.to_string();
             let requests = Arc::clone(&requests);
             thread::spawn(move || {
                 let mut client = Client::new(&url);
                 (worker..requests.len())
                     .step_by(clients)
                     .map(|index| {
-                        let reply = client.post(CHAT, &requests[index]);
+                        let reply = client.post(&path, &requests[index]);
                         let truncated = reply.announced.is_some_and(|n| reply.body.len() < n);
                         (index, if truncated { 0 } else { reply.status })
                     })
@@ -108,7 +110,7 @@ fn random_faults_hit_about_the_rate_of_first_attempts_only() {
     let requests: Vec<_> = (0..1000)
         .map(|i| judge_request(&format!("distinct request {i}"), 1, 5))
         .collect();
-    let first = send_all(&server.url(), &requests, 4);
+    let first = send_all(&server.url(), CHAT, &requests, 4);
     let faulted: BTreeSet<usize> = (0..first.len()).filter(|&i| first[i] != 200).collect();
     assert!(
         (240..=360).contains(&faulted.len()),
@@ -129,22 +131,55 @@ fn random_faults_hit_about_the_rate_of_first_attempts_only() {
     assert_eq!(stats.faults.values().sum::<u64>(), faulted.len() as u64);
 
     let retried: Vec<_> = faulted.iter().map(|&i| requests[i].clone()).collect();
-    let second = send_all(&server.url(), &retried, 4);
+    let second = send_all(&server.url(), CHAT, &retried, 4);
     assert!(
         second.iter().all(|&status| status == 200),
         "a retry faulted"
     );
-    let again = send_all(&server.url(), &requests[..100], 2);
+    let again = send_all(&server.url(), CHAT, &requests[..100], 2);
     assert!(
         again.iter().all(|&status| status == 200),
         "a third attempt faulted"
     );
 
     server.reset_stats();
-    let replay = send_all(&server.url(), &requests, 4);
+    let replay = send_all(&server.url(), CHAT, &requests, 4);
     let replay_faulted: BTreeSet<usize> = (0..replay.len()).filter(|&i| replay[i] != 200).collect();
     assert_eq!(
         replay_faulted, faulted,
         "faults are drawn from the request and seed alone"
+    );
+}
+
+#[test]
+fn agent_replies_keep_up_with_concurrency_over_latency() {
+    let latency = Duration::from_millis(50);
+    let server = start(ServerConfig {
+        latency,
+        ..ServerConfig::default()
+    })
+    .expect("server");
+    let clients = 32;
+    let rounds = 10;
+    let requests: Vec<_> = (0..clients * rounds)
+        .map(|i| json!({"prompt": format!("Where do I park? ({i})"), "conversation_id": i % clients}))
+        .collect();
+    let started = Instant::now();
+    let statuses = send_all(&server.url(), "/agent/http", &requests, clients);
+    let elapsed = started.elapsed();
+    assert!(statuses.iter().all(|status| *status == 200), "{statuses:?}");
+    let ideal = latency * u32::try_from(rounds).unwrap();
+    assert!(elapsed >= ideal, "latency skipped: {elapsed:?}");
+    assert!(
+        elapsed < ideal * 2,
+        "{} requests on {clients} connections at {latency:?} took {elapsed:?} (ideal {ideal:?})",
+        requests.len()
+    );
+    let stats = server.stats();
+    assert_eq!(stats.agent_requests["http"], (clients * rounds) as u64);
+    assert!(
+        stats.max_in_flight >= 24,
+        "max_in_flight {}",
+        stats.max_in_flight
     );
 }

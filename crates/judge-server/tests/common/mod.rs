@@ -124,6 +124,18 @@ impl Client {
         )
     }
 
+    /// A JSON `POST` with extra headers (`authorization`, `api-key`...).
+    pub fn post_with(&mut self, path: &str, headers: &[(&str, &str)], body: &Value) -> Reply {
+        let mut all = vec![("content-type", "application/json")];
+        all.extend_from_slice(headers);
+        self.request("POST", path, &all, &body.to_string())
+    }
+
+    /// A `GET` with extra headers.
+    pub fn get(&mut self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        self.request("GET", path, headers, "")
+    }
+
     /// Reads more bytes; false at end of stream.
     fn fill(&mut self) -> bool {
         let mut chunk = [0u8; 8192];
