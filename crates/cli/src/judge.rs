@@ -213,16 +213,7 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
         scheduler = scheduler.with_store(store);
     }
     let local = tokio::task::LocalSet::new();
-    let watcher = cancel.clone();
-    local.spawn_local(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\nagenteval: cancelling: judge calls in flight are aborted; press Ctrl-C again to quit at once");
-            watcher.cancel();
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
-    });
+    cancel_on_ctrl_c(&local, cancel.clone(), "judge calls");
     let show_progress = std::io::stderr().is_terminal();
     let started = Instant::now();
     local.block_on(&runtime, async {
@@ -248,6 +239,22 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
     Ok(())
 }
 
+/// Raises `cancel` on the first Ctrl-C (the calls in flight, `what`, are aborted) and quits at
+/// once on the second.
+pub(crate) fn cancel_on_ctrl_c(local: &tokio::task::LocalSet, cancel: Cancel, what: &'static str) {
+    local.spawn_local(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!(
+                "\nagenteval: cancelling: {what} in flight are aborted; press Ctrl-C again to quit at once"
+            );
+            cancel.cancel();
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
+}
+
 /// Creates `dir` and its missing parents readable by the user only (0700 on Unix): judge answers
 /// can quote the dataset.
 fn private_dir(dir: &std::path::Path) -> std::io::Result<()> {
@@ -270,12 +277,16 @@ fn write_private(path: &std::path::Path, body: &str) -> std::io::Result<()> {
 
 /// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides)
 /// and reading no more of a reply than the request allows, checked as it streams.
-struct ReqwestTransport {
+pub(crate) struct ReqwestTransport {
     client: reqwest::Client,
 }
 
 impl ReqwestTransport {
-    fn new() -> Result<Self, UsageError> {
+    /// A client following no redirect.
+    ///
+    /// # Errors
+    /// The HTTP client could not start.
+    pub(crate) fn new() -> Result<Self, UsageError> {
         let client = reqwest::Client::builder()
             .user_agent(concat!("agenteval/", env!("CARGO_PKG_VERSION")))
             .redirect(reqwest::redirect::Policy::none())
@@ -349,8 +360,8 @@ fn describe(error: reqwest::Error) -> TransportError {
 }
 
 /// tokio's monotonic clock.
-struct TokioClock {
-    origin: Instant,
+pub(crate) struct TokioClock {
+    pub(crate) origin: Instant,
 }
 
 impl Clock for TokioClock {

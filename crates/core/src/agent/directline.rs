@@ -56,11 +56,11 @@ pub async fn start(
                     json_request(Method::Get, token_endpoint.clone(), None, None),
                 )
                 .await?;
-            let token = text_at(&answer, "/token").ok_or_else(|| {
-                AgentError::new("agentError", format!("{call}: the answer has no \"token\""))
-            })?;
-            context.redact.push(token.to_owned());
-            token.to_owned()
+            text_at(&answer, "/token")
+                .ok_or_else(|| {
+                    AgentError::new("agentError", format!("{call}: the answer has no \"token\""))
+                })?
+                .to_owned()
         }
         (None, None) => {
             return Err(AgentError::new(
@@ -88,6 +88,9 @@ pub async fn start(
         )
     })?;
     let token = text_at(&answer, "/token").unwrap_or(&credential).to_owned();
+    if target.token_endpoint.is_some() {
+        context.redact.push(credential);
+    }
     context.redact.push(token.clone());
     Ok(Conversation {
         id: id.to_owned(),
