@@ -3,7 +3,8 @@
 //! `Message` (its text parts are the reply) or a `Task` (its artifacts' text parts, else its
 //! status message's); a task still `submitted` or `working` is polled with `tasks/get` until it
 //! ends. Both the 0.3 shapes (`kind` on parts and results) and the 1.0 ones (`{"message": …}` or
-//! `{"task": …}` results, parts without `kind`) are read.
+//! `{"task": …}` results, parts without `kind`) are read. Citations and tool calls listed in a
+//! `data` part are kept.
 //!
 //! NOTE: method names and shapes from the A2A specification
 //! (<https://a2a-protocol.org/latest/specification/>).
@@ -14,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::target::{A2aTarget, KeyHeader};
 use super::wire::{json_request, optional_key, text_at, Context};
-use super::{AgentError, Prompt, Reply};
+use super::{AgentError, Citation, Prompt, Reply, ToolCall};
 use crate::judge::Method;
 
 /// How often a task still running is asked about, and how many times at most.
@@ -112,6 +113,14 @@ pub async fn turn(
             text,
             ..Reply::default()
         };
+        for artifact in body
+            .get("artifacts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            read_data_parts(artifact, &mut reply);
+        }
         if state == "input-required" {
             reply
                 .notes
@@ -119,10 +128,48 @@ pub async fn turn(
         }
         return Ok(reply);
     }
-    Ok(Reply {
+    let mut reply = Reply {
         text: parts_text(body),
         ..Reply::default()
-    })
+    };
+    read_data_parts(body, &mut reply);
+    Ok(reply)
+}
+
+/// Citations (`{title, url}`) and tool calls (`{name, arguments, output}`) an agent lists in a
+/// `data` part's `citations` and `toolCalls`, as Microsoft Agent Framework samples and the demo
+/// agent send them (A2A itself gives them no place).
+fn read_data_parts(holder: &Value, reply: &mut Reply) {
+    let parts = holder
+        .get("parts")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for data in parts.iter().filter_map(|part| part.get("data")) {
+        let listed = |name: &str| {
+            data.get(name)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        for citation in listed("citations") {
+            reply.citations.push(Citation {
+                title: text_at(&citation, "/title").map(str::to_owned),
+                url: text_at(&citation, "/url").map(str::to_owned),
+                text: None,
+            });
+        }
+        for call in listed("toolCalls") {
+            let position = reply.tool_calls.len();
+            reply.tool_calls.push(ToolCall {
+                id: text_at(&call, "/id")
+                    .map_or_else(|| format!("call_{}", position + 1), str::to_owned),
+                name: text_at(&call, "/name").unwrap_or_default().to_owned(),
+                arguments: call.get("arguments").cloned().unwrap_or(Value::Null),
+                output: call.get("output").cloned(),
+            });
+        }
+    }
 }
 
 async fn rpc(

@@ -21,7 +21,7 @@ fn message_send_keeps_the_context_and_reads_messages_and_tasks() {
                     200,
                     json!({"jsonrpc": "2.0", "id": "x", "result": {
                     "kind": "message", "role": "agent", "messageId": "m1", "contextId": "ctx-1",
-                    "parts": [{"kind": "text", "text": "Hello"}, {"kind": "data", "data": {}}, {"kind": "text", "text": "there"}]}}),
+                    "parts": [{"kind": "text", "text": "Hello"}, {"kind": "data", "data": {"citations": [{"title": "Leave", "url": "https://hr.test/leave"}]}}, {"kind": "text", "text": "there"}]}}),
                 );
             }
             answer(
@@ -32,7 +32,12 @@ fn message_send_keeps_the_context_and_reads_messages_and_tasks() {
             )
         },
     );
-    assert_eq!(records[0][0].reply.clone().unwrap().text, "Hello\n\nthere");
+    let first = records[0][0].reply.clone().unwrap();
+    assert_eq!(first.text, "Hello\n\nthere");
+    assert_eq!(
+        first.citations[0].url.as_deref(),
+        Some("https://hr.test/leave")
+    );
     assert_eq!(
         records[0][1].reply.clone().unwrap().text,
         "From the artifact"
