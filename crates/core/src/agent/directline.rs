@@ -109,6 +109,7 @@ pub async fn turn(
     conversation: &mut Option<Conversation>,
     prompt: &Prompt,
 ) -> Result<Reply, AgentError> {
+    let began = context.clock.now();
     let mut notes = Vec::new();
     let mut current = match conversation.take() {
         Some(current) => current,
@@ -134,6 +135,7 @@ pub async fn turn(
         }
     };
     let mut reply = collect(context, target, &mut current, &posted).await?;
+    reply.complete_after = reply.complete_after.map(|at| at.saturating_sub(began));
     *conversation = Some(current);
     reply.notes.splice(0..0, notes);
     Ok(reply)
@@ -179,7 +181,8 @@ async fn post(
         .ok_or_else(|| AgentError::new("agentError", format!("{call}: the answer has no \"id\"")))
 }
 
-/// Polls until the reply to `posted` is complete.
+/// Polls until the reply to `posted` is complete; the reply's `complete_after` is the clock's
+/// time when its last message arrived.
 async fn collect(
     context: &Context<'_>,
     target: &DirectLineTarget,
@@ -223,8 +226,10 @@ async fn collect(
         if messages.len() > before {
             last_new = Some(now);
         }
-        if last_new.is_some_and(|at| now.saturating_sub(at) >= target.quiet) {
-            return Ok(reply_of(&messages));
+        if let Some(at) = last_new.filter(|at| now.saturating_sub(*at) >= target.quiet) {
+            let mut reply = reply_of(&messages);
+            reply.complete_after = Some(at);
+            return Ok(reply);
         }
         if now.saturating_sub(started) >= target.timeout {
             if messages.is_empty() {

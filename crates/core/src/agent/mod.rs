@@ -66,6 +66,10 @@ pub struct Reply {
     pub usage: Option<Usage>,
     /// Things worth knowing about how the reply was had (a restarted conversation…).
     pub notes: Vec<String>,
+    /// How long after the prompt was sent the reply was complete, when the target knows it
+    /// before its call returns (Direct Line: the last message's arrival, not the quiet time
+    /// waited after it); otherwise the call's own duration is the latency.
+    pub complete_after: Option<std::time::Duration>,
 }
 
 /// Why an agent call gave no reply: a code (data, as evaluator errors are) and which call failed

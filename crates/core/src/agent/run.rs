@@ -149,7 +149,13 @@ async fn converse(runner: &Runner<'_>, id: &str, conversation: &Conversation) ->
             )),
         };
         let reply = reply.map(|reply| redact_reply(reply, &context));
-        let latency = runner.clock.now().saturating_sub(started);
+        let latency = match &reply {
+            Ok(Reply {
+                complete_after: Some(after),
+                ..
+            }) => *after,
+            _ => runner.clock.now().saturating_sub(started),
+        };
         if reply.is_err() {
             failed_turn = Some(number + 1);
         }
@@ -197,7 +203,7 @@ pub struct RunReport {
     /// Mean latency of the answered turns, in milliseconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean_latency_ms: Option<f64>,
-    /// One entry per turn sent or item kept, in the dataset's order.
+    /// One entry per item kept (first), then per turn sent, in the dataset's order.
     pub entries: Vec<ReportEntry>,
 }
 

@@ -1,3 +1,6 @@
+//! A2A: `message/send` and the `contextId` across a thread, messages, tasks polled with
+//! `tasks/get`, data-part citations, JSON-RPC errors and a missing token.
+
 use std::cell::Cell;
 
 use serde_json::json;

@@ -1,3 +1,5 @@
+//! Chat completions as the agent: the system prompt, the history of a thread, tool calls and usage.
+
 use serde_json::json;
 
 use super::{answer, body, conversation, drive};

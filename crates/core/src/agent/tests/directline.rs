@@ -1,3 +1,6 @@
+//! Direct Line 3.0: one conversation per thread, polling with watermarks, replies joined from
+//! several activities with their citations, expiry restarted once, time-outs and token endpoints.
+
 use std::cell::Cell;
 
 use serde_json::json;
@@ -218,4 +221,21 @@ fn a_token_endpoint_replaces_the_secret_and_tokens_are_redacted() {
         reply.text
     );
     assert!(sent.len() >= 4);
+}
+
+#[test]
+fn the_latency_ends_at_the_last_message_not_after_the_quiet_time() {
+    let (records, _, sleeps) = drive(
+        TARGET,
+        &[("DL_SECRET", "dl-secret-value-0123")],
+        &[conversation(&["first"])],
+        service(2),
+    );
+    let polled: u128 = sleeps.iter().map(std::time::Duration::as_millis).sum();
+    let latency = u128::from(records[0][0].latency_ms);
+    assert!(latency > 0, "{latency}");
+    assert!(
+        latency + 400 <= polled,
+        "the 400 ms quiet time is not counted: {latency} of {polled}"
+    );
 }

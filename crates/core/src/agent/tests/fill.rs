@@ -1,3 +1,6 @@
+//! Filling each dialect: M365 items and threads, Foundry rows (text or message lists), Copilot
+//! Studio CSV (an import set gains `actualResponse`), kept items and `--rerun`.
+
 use serde_json::json;
 
 use serde_json::Value;

@@ -1,3 +1,6 @@
+//! The generic JSON endpoint: the body template, `{{env.NAME}}` headers, reply pointers, and the
+//! errors naming a missing field or pointer.
+
 use serde_json::json;
 
 use super::{answer, body, drive};

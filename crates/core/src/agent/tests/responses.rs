@@ -1,3 +1,6 @@
+//! The Responses API: tool items and the message as the reply, `previous_response_id` across a
+//! thread, a Foundry agent reference with an `api-key`, canned function outputs.
+
 use std::cell::Cell;
 
 use serde_json::json;

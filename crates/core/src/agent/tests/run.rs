@@ -1,3 +1,6 @@
+//! The run: rate limits and back-off, one failing item among others, a failed turn ending its
+//! thread, time-outs, cancel, the concurrency bound and the run report's counts.
+
 use std::cell::Cell;
 use std::time::Duration;
 
