@@ -31,7 +31,7 @@ const cases = [
   {
     dataset: "examples/foundry-demo.jsonl",
     config: "examples/foundry-config.json",
-    formats: ["foundry", "report", "csv", "junit", "md", "html"],
+    formats: ["foundry", "foundry-results", "report", "csv", "junit", "md", "html"],
   },
 ];
 
@@ -70,7 +70,7 @@ for (const { dataset, config, formats } of cases) {
       });
       if (format === "document" || format === "report") {
         assert.deepEqual(JSON.parse(actual), JSON.parse(expected));
-      } else if (format === "foundry") {
+      } else if (format === "foundry" || format === "foundry-results") {
         const lines = (text) => text.trimEnd().split("\n").map((line) => JSON.parse(line));
         assert.deepEqual(lines(actual), lines(expected));
       } else if (format === "html") {

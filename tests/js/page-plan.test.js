@@ -46,7 +46,7 @@ test("page: a one-row JSONL with a config is a Foundry row, and a first line wit
   assert.match(await page.textContent("#dataset-name"), /^one\.jsonl: foundry, 1 entr/);
   const counts = await summary(page);
   assert.deepEqual([counts.entries, counts.pass], [1, 1], JSON.stringify(counts));
-  assert.deepEqual(await exportButtons(page), ["foundry", "report", "csv", "junit", "md", "html"], "the plan's formats, the dataset's own first");
+  assert.deepEqual(await exportButtons(page), ["foundry", "foundry-results", "report", "csv", "junit", "md", "html"], "the plan's formats, the dataset's own first");
 
   await chooseConfig(page, criterion({ response: "{{item.response}}", ground_truth: "{{item.ground_truth}}" }));
   const carrying = [

@@ -226,7 +226,7 @@ test("page: every export is byte for byte what the CLI writes for the same run",
     {
       open: { name: "foundry-demo.jsonl", config: "examples/foundry-config.json" },
       args: ["foundry-demo.jsonl", "--config", "foundry-config.json"],
-      formats: ["foundry", "report", "csv", "junit", "md", "html"],
+      formats: ["foundry", "foundry-results", "report", "csv", "junit", "md", "html"],
     },
   ];
   for (const { open, args, formats } of cases) {

@@ -28,7 +28,7 @@ test("node: a one-row JSONL with a config is planned and scored as Foundry rows"
     { dialect: plan.dialect, layout: plan.layout, config: plan.config, items: plan.items, entries: plan.entries },
     { dialect: "foundry", layout: "lines", config: "given", items: 1, entries: 1 },
   );
-  assert.deepEqual(plan.formats, ["foundry", "report", "csv", "junit", "md", "html"]);
+  assert.deepEqual(plan.formats, ["foundry", "foundry-results", "report", "csv", "junit", "md", "html"]);
   const report = await agenteval.score(row, { config });
   assert.equal(report.dialect, "foundry");
   assert.equal(report.items.length, 1);

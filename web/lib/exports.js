@@ -5,6 +5,7 @@
 const FORMATS = [
   { format: "document", label: "Scored document (JSON)", extension: "scored.json", type: "application/json" },
   { format: "foundry", label: "Foundry rows (JSONL)", extension: "scored.jsonl", type: "application/jsonl" },
+  { format: "foundry-results", label: "Foundry result objects (JSONL)", extension: "results.jsonl", type: "application/jsonl" },
   { format: "copilot", label: "Copilot Studio results (CSV)", extension: "scored.csv", type: "text/csv" },
   { format: "report", label: "Run report (JSON)", extension: "report.json", type: "application/json" },
   { format: "csv", label: "CSV", extension: "csv", type: "text/csv" },

@@ -1,6 +1,7 @@
 //! `cargo xtask judge`: runs the local OpenAI/Azure-compatible judge server
-//! (`agenteval-judge-server`) in the foreground until killed, and says how to point clients at
-//! it. Only flag parsing and printing live here; the server is the library's.
+//! (`agenteval-judge-server`, also the demo agent) in the foreground until killed, and says how
+//! to point judge and agent clients at it. Only flag parsing and printing live here; the server
+//! is the library's.
 
 use std::time::Duration;
 
@@ -88,13 +89,7 @@ pub fn run(args: &JudgeArgs) -> Result<(), String> {
     println!("  azure-v1: base URL {url}/openai/v1");
     println!("  openai:   base URL {url}/v1");
     println!("  stats:    GET {url}/stats   reset: POST {url}/reset");
-    println!("demo agent on the same server:");
-    println!(
-        "  directline: endpoint {url}/agent/v3/directline  (secret {}), token endpoint {url}/agent/directline/token",
-        if key { "the key" } else { "demo-directline-secret" }
-    );
-    println!("  responses:  endpoint {url}/agent/openai/v1   chat: endpoint {url}/agent/v1");
-    println!("  a2a:        {url}/agent/a2a   http: POST {url}/agent/http");
+    print_agent_endpoints(&url, key);
     println!(
         "  latency {} ms, fault rate {}, seed {}, {}; Ctrl-C stops it",
         config.latency.as_millis(),
@@ -105,6 +100,18 @@ pub fn run(args: &JudgeArgs) -> Result<(), String> {
     loop {
         std::thread::park();
     }
+}
+
+/// Says how to point each kind of agent target at the demo agent of the server at `url`
+/// (`key`: whether the server has one, which is then the Direct Line secret).
+pub fn print_agent_endpoints(url: &str, key: bool) {
+    println!("demo agent on the same server (crates/judge-server/README.md, \"Demo agent\"):");
+    println!(
+        "  directline: endpoint {url}/agent/v3/directline  (secret {}), token endpoint {url}/agent/directline/token",
+        if key { "the key" } else { "demo-directline-secret" }
+    );
+    println!("  responses:  endpoint {url}/agent/openai/v1   chat: endpoint {url}/agent/v1");
+    println!("  a2a:        {url}/agent/a2a   http: POST {url}/agent/http");
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! `cargo xtask serve`: the README's main job. It builds what is missing (the npm package in
 //! `pkg/`, then the CLI, whose build script compiles the page into it), starts the local demo
-//! judge in-process, and runs `agenteval view examples/m365-demo.json` offering that judge, in
-//! the foreground until killed. The serving itself is the product's (`agenteval view`,
-//! `crates/site`).
+//! judge in-process (printing the endpoints of the demo agent it also plays), and runs
+//! `agenteval view examples/m365-demo.json` offering that judge, in the foreground until killed.
+//! The serving itself is the product's (`agenteval view`, `crates/site`).
 
 use clap::Args;
 
@@ -38,6 +38,7 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
     let cli = wasm::target_dir().join("debug/agenteval");
     let judge = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
         .map_err(|error| format!("cannot start the local demo judge: {error}"))?;
+    crate::judge::print_agent_endpoints(&judge.url(), false);
     Step::new(cli).args(view_args(args, &judge.url())).run()
 }
 

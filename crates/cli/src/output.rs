@@ -77,7 +77,9 @@ pub fn score(
         Source::Whole(bytes) => {
             let streamed = match format {
                 None | Some(OutputFormat::Document) => stream_document(&bytes, name, &mut writer)?,
-                Some(OutputFormat::Foundry | OutputFormat::Copilot) => None,
+                Some(
+                    OutputFormat::Foundry | OutputFormat::FoundryResults | OutputFormat::Copilot,
+                ) => None,
                 Some(report_format) => stream_report(&bytes, report_format, name, &mut writer)?,
             };
             match streamed {
@@ -307,15 +309,24 @@ fn score_lines(
         }
         let outcome = scorer.score_row(index, &row);
         index += 1;
-        if format == OutputFormat::Foundry {
-            write_json_line(writer, &scored::foundry_rows::output_row(&row, &outcome))?;
+        let line = match format {
+            OutputFormat::Foundry => Some(scored::foundry_rows::output_row(&row, &outcome)),
+            OutputFormat::FoundryResults => Some(scored::foundry_results::line(
+                &row,
+                &config.criteria,
+                &outcome,
+            )),
+            _ => None,
+        };
+        if let Some(line) = line {
+            write_json_line(writer, &line)?;
             writer.flush().map_err(write_error)?;
             report.summary.add(&outcome);
         } else {
             report.push(outcome);
         }
     }
-    if format != OutputFormat::Foundry {
+    if !matches!(format, OutputFormat::Foundry | OutputFormat::FoundryResults) {
         write_report(&report, format, name, writer)?;
     }
     Ok(report.summary)
@@ -347,6 +358,9 @@ fn write_whole(
             }
             Ok(())
         }
+        (OutputFormat::FoundryResults, Dataset::Foundry(ref rows)) => writer
+            .write_all(scored::foundry_results::write(rows, report).as_bytes())
+            .map_err(write_error),
         (OutputFormat::Copilot, Dataset::CopilotStudio(ref set)) => writer
             .write_all(scored::copilot_studio::write(set, report).as_bytes())
             .map_err(write_error),
@@ -368,6 +382,7 @@ pub(crate) fn write_report(
         OutputFormat::Report
         | OutputFormat::Document
         | OutputFormat::Foundry
+        | OutputFormat::FoundryResults
         | OutputFormat::Copilot => {
             report::write_json(report, writer).map_err(write_error)?;
             "\n".to_owned()

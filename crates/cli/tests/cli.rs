@@ -12,22 +12,10 @@ mod support;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Output, Stdio};
 
-use support::root;
+use support::{agenteval, root, with_stdin};
 
 use agenteval_core::{dataset, engine, report};
 use serde_json::Value;
-
-fn agenteval(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the agenteval binary runs")
-}
-
-fn with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    support::with_stdin(args, stdin)
-}
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

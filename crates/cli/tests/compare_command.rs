@@ -11,14 +11,12 @@
 
 mod support;
 
+use support::agenteval;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::Value;
-
-fn agenteval(args: &[&str]) -> Output {
-    support::with_stdin(args, b"")
-}
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

@@ -52,7 +52,7 @@ fn the_export_is_written_back_by_default_and_reads_back_to_the_same_verdicts() {
     let scored = agenteval(&["score", EXPORT], None);
     assert_eq!(scored.status.code(), Some(1), "the set has failing rows");
     let expected = std::fs::read_to_string(
-        root().join("crates/core/src/dataset/copilot_studio/snapshots/agenteval_core__dataset__copilot_studio__tests__export_scored.snap"),
+        root().join("crates/core/tests/snapshots/copilot_studio__export_scored.snap"),
     )
     .expect("the core's snapshot");
     let body = expected.splitn(3, "---\n").nth(2).expect("snapshot body");

@@ -1,5 +1,6 @@
 //! The seed pages' own examples through the `agenteval` binary (issue 42): task navigation with
-//! `function_call` actions or the whole `messages`, and RetrievalResult without `capability`.
+//! `function_call` actions or the whole `messages`, RetrievalResult without `capability`, and the
+//! warning on tool verdicts over the tools the page lists as of limited support.
 
 #![allow(
     clippy::unwrap_used,
@@ -8,22 +9,16 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod support;
 
-use serde_json::Value;
+use std::path::PathBuf;
+
+use agenteval_judge_server::{start, ServerConfig};
+use serde_json::{json, Value};
+use support::{agenteval, root};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/seeds")
-        .join(name)
-}
-
-fn agenteval(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agenteval"))
-        .args(args)
-        .output()
-        .expect("agenteval runs")
+    root().join("tests/fixtures/seeds").join(name)
 }
 
 #[test]
@@ -86,4 +81,53 @@ fn retrieval_result_without_capability_searches_every_execution_with_a_warning()
     let without_diagnostics = retrieval(0);
     assert_eq!(without_diagnostics["details"]["diagnostic_code"], "error");
     assert!(without_diagnostics["error"].is_null());
+}
+
+#[test]
+fn tool_verdicts_over_limited_support_tools_carry_a_warning() {
+    let judge = start(ServerConfig::default()).expect("the local judge starts");
+    let dir = std::env::temp_dir().join(format!("agenteval-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = json!({"testing_criteria": [
+        {"type": "azure_ai_evaluator", "name": "accuracy", "evaluator_name": "builtin.tool_call_accuracy"},
+        {"type": "azure_ai_evaluator", "name": "relevance", "evaluator_name": "builtin.relevance"}
+    ]});
+    let row = |tool: &str| {
+        json!({
+            "query": "Latest news on Paris? [[judge:score=5]]",
+            "response": [
+                {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": "c1", "name": tool, "arguments": {"requesturl": "paris", "input": "paris"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": [{"type": "tool_result", "tool_result": "Paris news"}]},
+                {"role": "assistant", "content": [{"type": "text", "text": "Here is the news."}]}
+            ],
+            "tool_definitions": [{"name": "search_news", "description": "News search", "parameters": {"type": "object", "properties": {"input": {"type": "string"}}}}]
+        })
+    };
+    let file = dir.join("rows.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{config}\n{}\n{}\n",
+            row("bing_grounding"),
+            row("search_news")
+        ),
+    )
+    .unwrap();
+    let rows = support::rows_with_openai_judge(&file, &judge.url());
+    assert_eq!(rows[0]["accuracy_result"], "pass", "{:#}", rows[0]);
+    let warning = rows[0]["accuracy_properties"]["warning"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        warning.starts_with("limited support: the conversation calls bing_grounding,"),
+        "{:#}",
+        rows[0]
+    );
+    assert!(
+        rows[0]["relevance_properties"].get("warning").is_none(),
+        "relevance is not one of the judges the page names"
+    );
+    assert_eq!(rows[1]["accuracy_result"], "pass", "{:#}", rows[1]);
+    assert!(rows[1]["accuracy_properties"].get("warning").is_none());
+    std::fs::remove_dir_all(&dir).ok();
 }

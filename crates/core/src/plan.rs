@@ -43,6 +43,9 @@ pub enum OutputFormat {
     Report,
     /// Foundry rows with flat result keys (JSONL).
     Foundry,
+    /// Foundry's result objects, one line per row (JSONL).
+    #[serde(rename = "foundry-results")]
+    FoundryResults,
     /// A Copilot Studio test set in the results export's shape (CSV).
     Copilot,
     /// One CSV row per item and turn.
@@ -57,10 +60,11 @@ pub enum OutputFormat {
 
 impl OutputFormat {
     /// Every format, in the order the CLI lists them.
-    pub const ALL: [OutputFormat; 8] = [
+    pub const ALL: [OutputFormat; 9] = [
         OutputFormat::Document,
         OutputFormat::Report,
         OutputFormat::Foundry,
+        OutputFormat::FoundryResults,
         OutputFormat::Copilot,
         OutputFormat::Csv,
         OutputFormat::Junit,
@@ -74,6 +78,7 @@ impl OutputFormat {
             OutputFormat::Document => "document",
             OutputFormat::Report => "report",
             OutputFormat::Foundry => "foundry",
+            OutputFormat::FoundryResults => "foundry-results",
             OutputFormat::Copilot => "copilot",
             OutputFormat::Csv => "csv",
             OutputFormat::Junit => "junit",
@@ -91,7 +96,7 @@ impl OutputFormat {
     pub fn written_back(self) -> Option<Dialect> {
         match self {
             OutputFormat::Document => Some(Dialect::M365),
-            OutputFormat::Foundry => Some(Dialect::Foundry),
+            OutputFormat::Foundry | OutputFormat::FoundryResults => Some(Dialect::Foundry),
             OutputFormat::Copilot => Some(Dialect::CopilotStudio),
             _ => None,
         }
@@ -112,15 +117,18 @@ impl OutputFormat {
         }
     }
 
-    /// The formats that apply to `dialect`, its own first.
+    /// The formats that apply to `dialect`: its own first, then its other shapes, then the reports.
     pub fn for_dialect(dialect: Dialect) -> Vec<Self> {
         let own = Self::default_for(dialect);
+        let dataset_shapes = Self::ALL
+            .into_iter()
+            .filter(|format| *format != own && format.written_back() == Some(dialect));
+        let reports = Self::ALL
+            .into_iter()
+            .filter(|format| format.written_back().is_none());
         std::iter::once(own)
-            .chain(
-                Self::ALL
-                    .into_iter()
-                    .filter(|format| *format != own && format.applies_to(dialect)),
-            )
+            .chain(dataset_shapes)
+            .chain(reports)
             .collect()
     }
 

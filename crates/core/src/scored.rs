@@ -3,6 +3,7 @@
 //! the datasets and the evaluators, which they name; below the engine's callers.
 
 pub mod copilot_studio;
+pub mod foundry_results;
 pub mod foundry_rows;
 pub mod m365_document;
 pub mod read;

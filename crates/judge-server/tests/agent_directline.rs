@@ -201,10 +201,7 @@ fn parts_are_released_about_a_hundred_milliseconds_apart() {
     }
     assert_eq!(arrivals.len(), 2);
     assert!(arrivals[0] >= Duration::from_millis(90), "{arrivals:?}");
-    assert!(
-        arrivals[1] - arrivals[0] >= Duration::from_millis(80),
-        "{arrivals:?}"
-    );
+    assert!(arrivals[1] >= Duration::from_millis(190), "{arrivals:?}");
 }
 
 #[test]

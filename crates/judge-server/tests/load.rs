@@ -171,7 +171,7 @@ fn agent_replies_keep_up_with_concurrency_over_latency() {
     let ideal = latency * u32::try_from(rounds).unwrap();
     assert!(elapsed >= ideal, "latency skipped: {elapsed:?}");
     assert!(
-        elapsed < ideal * 2,
+        elapsed < ideal * 3,
         "{} requests on {clients} connections at {latency:?} took {elapsed:?} (ideal {ideal:?})",
         requests.len()
     );

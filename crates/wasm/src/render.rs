@@ -17,8 +17,9 @@ use crate::types::Format;
 pub const DEFAULT_TITLE: &str = "agenteval";
 
 /// Writes `report` in `format`: `document` (the scored M365 eval document, JSON), `report` (run
-/// report JSON), `foundry` (JSON Lines rows), `copilot` (a Copilot Studio test set, CSV), `csv`,
-/// `junit`, `md` or `html`. `document`, `foundry` and `copilot` write into the scored dataset, so
+/// report JSON), `foundry` (JSON Lines rows), `foundry-results` (Foundry's result objects, JSON
+/// Lines), `copilot` (a Copilot Studio test set, CSV), `csv`,
+/// `junit`, `md` or `html`. `document`, `foundry`, `foundry-results` and `copilot` write into the scored dataset, so
 /// they need `options.dataset`. For a dataset scored
 /// in this session, `evaluate()` and `Evaluation.render` are faster: they read neither again.
 #[wasm_bindgen(js_name = render)]
@@ -149,6 +150,10 @@ pub fn render(
             }
             _ => return Err("Foundry rows"),
         },
+        Format::FoundryResults => match dataset {
+            Some(Dataset::Foundry(rows)) => scored::foundry_results::write(rows, report),
+            _ => return Err("Foundry rows"),
+        },
         Format::Copilot => match dataset {
             Some(Dataset::CopilotStudio(set)) => scored::copilot_studio::write(set, report),
             _ => return Err("a Copilot Studio test set"),
@@ -207,18 +212,21 @@ mod tests {
                 let own = matches!(
                     (format, report.dialect),
                     (Format::Document, agenteval_core::Dialect::M365)
-                        | (Format::Foundry, agenteval_core::Dialect::Foundry)
+                        | (
+                            Format::Foundry | Format::FoundryResults,
+                            agenteval_core::Dialect::Foundry
+                        )
                         | (Format::Copilot, agenteval_core::Dialect::CopilotStudio)
                 );
-                let foreign =
-                    matches!(format, Format::Document | Format::Foundry | Format::Copilot) && !own;
+                let dataset_format = format.written_back().is_some();
+                let foreign = dataset_format && !own;
                 assert_eq!(with_dataset.is_err(), foreign, "{format:?}");
-                if matches!(format, Format::Document | Format::Foundry | Format::Copilot) {
+                if dataset_format {
                     let needed =
                         render(&report, format, None, &settings).expect_err("needs dataset");
                     assert!(needed.contains(match format {
                         Format::Document => "M365",
-                        Format::Foundry => "Foundry",
+                        Format::Foundry | Format::FoundryResults => "Foundry",
                         _ => "Copilot Studio",
                     }));
                 }

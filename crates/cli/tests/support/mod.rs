@@ -12,6 +12,11 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Runs `agenteval args` from the repository root with nothing on its standard input.
+pub fn agenteval(args: &[&str]) -> Output {
+    with_stdin(args, b"")
+}
+
 /// Runs `agenteval args` from the repository root with `stdin` written to its standard input.
 /// A run that ends before reading it all (a usage error) may close the pipe first; that is not a
 /// failure of the test.

@@ -166,7 +166,13 @@ pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
     }) {
         return EvalResult::skipped(&call.label, CANCELLED_REASON);
     }
-    call.combine(results)
+    let mut result = call.combine(results);
+    if let (Some(warning), Verdict::Pass | Verdict::Fail) = (&call.warning, result.result) {
+        result
+            .details
+            .insert("warning", crate::json::Value::from(warning.as_str()));
+    }
+    result
 }
 
 async fn judge_one(
@@ -374,6 +380,7 @@ mod tests {
                 ))),
                 TurnCall::Judged(request("turn two")),
             ],
+            warning: None,
         };
         let result = block_on(judge(&call, &scheduler));
         assert_eq!(transport.sent.borrow().len(), 2);

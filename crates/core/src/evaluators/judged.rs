@@ -13,6 +13,7 @@ pub mod copilot_studio;
 mod early;
 pub(crate) mod entailment;
 mod groundedness;
+mod limited_support;
 mod prompt;
 mod quality;
 pub mod render;
@@ -400,11 +401,36 @@ fn build_unavailable(
 }
 
 /// A standard judge, configured.
+/// The model a criterion names (`deployment_name`, else `model`; none: the endpoint's) and
+/// whether it is a reasoning model (`is_reasoning_model`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CriterionModel {
+    pub(crate) name: Option<String>,
+    pub(crate) reasoning: bool,
+}
+
+impl CriterionModel {
+    /// Reads the criterion's options.
+    ///
+    /// # Errors
+    /// A model name that is not text, or an `is_reasoning_model` that is not a boolean.
+    pub(crate) fn read(options: &Options<'_>) -> Result<Self, ConfigError> {
+        let name = match options.string("deployment_name")? {
+            Some(model) => Some(model),
+            None => options.string("model")?,
+        };
+        Ok(CriterionModel {
+            name: name.map(str::to_owned),
+            reasoning: options.bool("is_reasoning_model", false)?,
+        })
+    }
+}
+
 struct Standard {
     label: String,
     key: JudgeKey,
     threshold: f64,
-    model: Option<String>,
+    model: CriterionModel,
     /// Built from a Foundry id (`builtin.groundedness`) rather than an M365 name.
     foundry: bool,
 }
@@ -444,9 +470,14 @@ impl Evaluator for Standard {
                 Err(early) => TurnCall::Early(self.early(*early)),
             })
             .collect();
+        let warning = limited_support::concerns(judge.class)
+            .then(|| limited_support::warning(inputs))
+            .flatten();
         if turns.len() <= 1 {
             return Some(match turns.pop() {
-                Some(TurnCall::Judged(request)) => Ok(self.call(judge, request, Vec::new())),
+                Some(TurnCall::Judged(request)) => {
+                    Ok(self.call(judge, request, Vec::new(), warning))
+                }
                 Some(TurnCall::Early(early)) => Err(early),
                 None => Err(Box::new(combine_turns(&self.label, Vec::new()))),
             });
@@ -456,7 +487,7 @@ impl Evaluator for Standard {
             TurnCall::Early(_) => None,
         });
         Some(match first {
-            Some(request) => Ok(self.call(judge, request, turns)),
+            Some(request) => Ok(self.call(judge, request, turns, warning)),
             None => {
                 let results = turns
                     .into_iter()
@@ -484,7 +515,13 @@ fn has_context(inputs: &Inputs<'_>) -> bool {
 }
 
 impl Standard {
-    fn call(&self, judge: &Judge, request: JudgeRequest, turns: Vec<TurnCall>) -> JudgeCall {
+    fn call(
+        &self,
+        judge: &Judge,
+        request: JudgeRequest,
+        turns: Vec<TurnCall>,
+        warning: Option<String>,
+    ) -> JudgeCall {
         JudgeCall {
             label: self.label.clone(),
             request,
@@ -495,6 +532,7 @@ impl Standard {
                 dimensions: None,
             },
             turns,
+            warning,
         }
     }
 
@@ -503,7 +541,8 @@ impl Standard {
         JudgeRequest {
             operation: crate::judge::Operation::Chat,
             prompt: prompt.id,
-            model: self.model.clone(),
+            model: self.model.name.clone(),
+            reasoning: self.model.reasoning,
             messages: prompt.messages(sections),
             params: prompt.params,
         }
@@ -589,16 +628,11 @@ pub fn build_standard_named(
             1.0
         }
     };
-    options.bool("is_reasoning_model", false)?;
-    let model = match options.string("deployment_name")? {
-        Some(model) => Some(model),
-        None => options.string("model")?,
-    };
     Ok(Box::new(Standard {
         label: label.to_owned(),
         key,
         threshold,
-        model: model.map(str::to_owned),
+        model: CriterionModel::read(&options)?,
         foundry: name.starts_with("builtin."),
     }))
 }
@@ -634,6 +668,42 @@ mod tests {
         assert!(built("ToolCallSuccess", json!({"threshold": 1})).is_ok());
         assert!(built("builtin.relevance", json!({"threshold": null})).is_err());
         assert!(built("builtin.relevance", json!({"threshold": "3"})).is_err());
+    }
+
+    #[test]
+    fn a_reasoning_criterion_is_sent_as_a_reasoning_model_request() {
+        use crate::judge::{Endpoint, EndpointKind};
+        let query = json!("Capital of France?");
+        let response = json!("Paris.");
+        let inputs = Inputs::new()
+            .with("query", &query)
+            .with("response", &response);
+        let endpoint = Endpoint::new(EndpointKind::OpenAi, "http://127.0.0.1:9/v1", "m").unwrap();
+        let body = |options: Value| -> Value {
+            let judge = built("builtin.relevance", options).unwrap();
+            let call = judge.judge(&inputs).unwrap().unwrap();
+            serde_json::from_str(&call.request.body(&endpoint)).unwrap()
+        };
+        let reasoning = body(json!({"is_reasoning_model": true, "deployment_name": "o3-mini"}));
+        assert_eq!(reasoning["model"], "o3-mini");
+        assert!(
+            reasoning.get("max_completion_tokens").is_some(),
+            "{reasoning}"
+        );
+        assert!(reasoning.get("temperature").is_none(), "{reasoning}");
+        assert!(reasoning.get("max_tokens").is_none(), "{reasoning}");
+        let plain = body(json!({"is_reasoning_model": false}));
+        assert!(plain.get("temperature").is_some(), "{plain}");
+        assert!(plain.get("max_completion_tokens").is_none(), "{plain}");
+        let spec = crate::evaluators::find("builtin.output_quality").unwrap();
+        let options = json!({"is_reasoning_model": true});
+        let composite =
+            (spec.build)("output_quality", Options::new(options.as_object().unwrap())).unwrap();
+        let call = composite.judge(&inputs).unwrap().unwrap();
+        let sent: Value = serde_json::from_str(&call.request.body(&endpoint)).unwrap();
+        assert!(sent.get("max_completion_tokens").is_some(), "{sent}");
+        assert!(sent.get("temperature").is_none(), "{sent}");
+        assert!(built("builtin.relevance", json!({"is_reasoning_model": "yes"})).is_err());
     }
 
     #[test]

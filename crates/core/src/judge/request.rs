@@ -89,6 +89,9 @@ pub struct JudgeRequest {
     pub prompt: PromptId,
     /// A model other than the endpoint's (a Foundry criterion's `deployment_name` or `model`).
     pub model: Option<String>,
+    /// The criterion's model is a reasoning model (`is_reasoning_model`): sent as the endpoint's
+    /// reasoning setting sends every request.
+    pub reasoning: bool,
     /// System instructions, then the data.
     pub messages: Vec<ChatMessage>,
     /// The prompt's parameters.
@@ -105,6 +108,7 @@ impl JudgeRequest {
             operation: Operation::Embeddings,
             prompt: EMBEDDINGS,
             model: None,
+            reasoning: false,
             messages: texts
                 .iter()
                 .map(|text| ChatMessage {
@@ -151,7 +155,7 @@ impl JudgeRequest {
             .collect();
         body.insert("messages".into(), Value::Array(messages));
         let max_tokens = endpoint.max_tokens.unwrap_or(self.params.max_tokens);
-        if endpoint.reasoning {
+        if endpoint.reasoning || self.reasoning {
             body.insert("max_completion_tokens".into(), Value::from(max_tokens));
         } else {
             let temperature = endpoint.temperature.unwrap_or(self.params.temperature);
@@ -229,6 +233,7 @@ mod tests {
                 version: 1,
             },
             model: None,
+            reasoning: false,
             messages: vec![
                 ChatMessage {
                     role: Role::System,

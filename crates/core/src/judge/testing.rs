@@ -115,6 +115,7 @@ pub fn request(text: &str) -> JudgeRequest {
             version: 1,
         },
         model: None,
+        reasoning: false,
         messages: vec![ChatMessage {
             role: Role::User,
             content: text.to_owned(),

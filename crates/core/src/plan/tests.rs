@@ -146,7 +146,15 @@ fn each_dialect_offers_its_own_format_first_and_refuses_the_others() {
     );
     assert_eq!(
         names(Dialect::Foundry),
-        ["foundry", "report", "csv", "junit", "md", "html"]
+        [
+            "foundry",
+            "foundry-results",
+            "report",
+            "csv",
+            "junit",
+            "md",
+            "html"
+        ]
     );
     assert_eq!(
         names(Dialect::CopilotStudio),

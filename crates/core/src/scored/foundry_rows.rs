@@ -70,22 +70,9 @@ pub fn output_row(input: &FoundryRow, outcome: &CaseOutcome) -> Map<String, Valu
 pub fn result_columns(result: &EvalResult) -> Vec<(String, Value)> {
     let name = &result.evaluator;
     let score = number_or_null(result.score);
-    let passed = match result.result {
-        Verdict::Pass => Value::Bool(true),
-        Verdict::Fail => Value::Bool(false),
-        Verdict::Error | Verdict::Skipped => Value::Null,
-    };
-    let (verdict, status) = match result.result {
-        Verdict::Pass => ("pass", "completed"),
-        Verdict::Fail => ("fail", "completed"),
-        Verdict::Error => ("error", "error"),
-        Verdict::Skipped => ("not_applicable", "skipped"),
-    };
-    let reason = match (&result.error, &result.reason) {
-        (Some(error), _) => Value::from(error.message.as_str()),
-        (None, Some(reason)) => Value::from(reason.as_str()),
-        (None, None) => Value::Null,
-    };
+    let passed = passed(result.result);
+    let (verdict, status) = verdict_words(result.result);
+    let reason = reason(result);
     let properties = if result.details.is_empty() {
         Value::Null
     } else {
@@ -120,7 +107,35 @@ pub fn jsonl_line(row: &Map<String, Value>) -> String {
     line
 }
 
-fn number_or_null(value: Option<f64>) -> Value {
+/// A verdict's `_result` word (`pass`, `fail`, `error`, `not_applicable`) and `_status` word.
+pub(super) fn verdict_words(verdict: Verdict) -> (&'static str, &'static str) {
+    match verdict {
+        Verdict::Pass => ("pass", "completed"),
+        Verdict::Fail => ("fail", "completed"),
+        Verdict::Error => ("error", "error"),
+        Verdict::Skipped => ("not_applicable", "skipped"),
+    }
+}
+
+/// `_passed`: `true` or `false` for a verdict, `null` for an error or a skip.
+pub(super) fn passed(verdict: Verdict) -> Value {
+    match verdict {
+        Verdict::Pass => Value::Bool(true),
+        Verdict::Fail => Value::Bool(false),
+        Verdict::Error | Verdict::Skipped => Value::Null,
+    }
+}
+
+/// `_reason`: the error's message, else the reason, else `null`.
+pub(super) fn reason(result: &EvalResult) -> Value {
+    match (&result.error, &result.reason) {
+        (Some(error), _) => Value::from(error.message.as_str()),
+        (None, Some(reason)) => Value::from(reason.as_str()),
+        (None, None) => Value::Null,
+    }
+}
+
+pub(super) fn number_or_null(value: Option<f64>) -> Value {
     value
         .and_then(Number::from_f64)
         .map_or(Value::Null, Value::Number)

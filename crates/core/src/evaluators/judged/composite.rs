@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::prompt::{fence, Section};
 use super::shown::{shown_context, shown_conversation, shown_response};
-use super::{convert, early, render, NO_JUDGE_REASON};
+use super::{convert, early, render, CriterionModel, NO_JUDGE_REASON};
 use crate::evaluators::Evaluator;
 use crate::inputs::Inputs;
 use crate::json::Value;
@@ -99,7 +99,7 @@ impl Kind {
 struct CompositeJudge {
     label: String,
     kind: Kind,
-    model: Option<String>,
+    model: CriterionModel,
 }
 
 /// Builds `output_quality` (M365 name or `builtin.output_quality`).
@@ -145,7 +145,6 @@ fn build(kind: Kind, label: &str, options: Options<'_>) -> Result<Box<dyn Evalua
             )));
         }
     }
-    options.bool("is_reasoning_model", false)?;
     if let Some(level) = options.get("evaluation_level") {
         if !matches!(level.as_str(), Some("turn" | "conversation")) {
             return Err(ConfigError::new(format!(
@@ -153,14 +152,10 @@ fn build(kind: Kind, label: &str, options: Options<'_>) -> Result<Box<dyn Evalua
             )));
         }
     }
-    let model = match options.string("deployment_name")? {
-        Some(model) => Some(model),
-        None => options.string("model")?,
-    };
     Ok(Box::new(CompositeJudge {
         label: label.to_owned(),
         kind,
-        model: model.map(str::to_owned),
+        model: CriterionModel::read(&options)?,
     }))
 }
 
@@ -257,7 +252,8 @@ impl CompositeJudge {
             request: JudgeRequest {
                 operation: crate::judge::Operation::Chat,
                 prompt: self.kind.prompt(),
-                model: self.model.clone(),
+                model: self.model.name.clone(),
+                reasoning: self.model.reasoning,
                 messages: self.messages(&members, &sections),
                 params: ModelParams {
                     temperature: 0.0,
@@ -272,6 +268,7 @@ impl CompositeJudge {
                 dimensions: Some(Arc::new(composite) as _),
             },
             turns: Vec::new(),
+            warning: super::limited_support::warning(inputs),
         })
     }
 

@@ -144,6 +144,7 @@ pub fn text_similarity(label: &str, texts: RowTexts<'_>, passing_score: f64) -> 
             dimensions: Some(Arc::new(method) as _),
         },
         turns: Vec::new(),
+        warning: None,
     }
 }
 
@@ -159,6 +160,7 @@ fn call(
             operation: crate::judge::Operation::Chat,
             prompt,
             model: None,
+            reasoning: false,
             messages,
             params: PARAMS,
         },
@@ -169,6 +171,7 @@ fn call(
             dimensions: Some(Arc::new(method) as _),
         },
         turns: Vec::new(),
+        warning: None,
     }
 }
 

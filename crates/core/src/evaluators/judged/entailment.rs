@@ -85,6 +85,7 @@ pub fn call(label: &str, items: &[&str], hits: &[ShownHit<'_>], finish: Arc<Fini
             operation: crate::judge::Operation::Chat,
             prompt: PROMPT,
             model: None,
+            reasoning: false,
             messages: fenced.messages(system),
             params: ModelParams {
                 temperature: 0.0,
@@ -103,6 +104,7 @@ pub fn call(label: &str, items: &[&str], hits: &[ShownHit<'_>], finish: Arc<Fini
             }) as _),
         },
         turns: Vec::new(),
+        warning: None,
     }
 }
 

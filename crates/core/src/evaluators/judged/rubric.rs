@@ -201,6 +201,7 @@ impl RubricJudge {
                 operation: crate::judge::Operation::Chat,
                 prompt: PROMPT,
                 model: self.model.clone(),
+                reasoning: false,
                 messages: self.messages(&sections),
                 params: self.params(),
             },
@@ -211,6 +212,7 @@ impl RubricJudge {
                 dimensions: Some(Arc::clone(&self.rubric) as _),
             },
             turns: Vec::new(),
+            warning: None,
         })
     }
 

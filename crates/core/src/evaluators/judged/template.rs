@@ -478,6 +478,7 @@ impl TemplateJudge {
                 operation: crate::judge::Operation::Chat,
                 prompt: PROMPT,
                 model: self.model.clone(),
+                reasoning: false,
                 messages: self.messages(&data),
                 params: self.template.params,
             },
@@ -488,6 +489,7 @@ impl TemplateJudge {
                 dimensions: Some(Arc::clone(&self.grading) as _),
             },
             turns: Vec::new(),
+            warning: None,
         })
     }
 
