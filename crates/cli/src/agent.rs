@@ -3,9 +3,9 @@
 //! of its calls, and the run itself on the judge's runtime seams (reqwest, tokio's clock,
 //! Ctrl-C as cancellation). The dataset comes back in its own dialect with the replies filled in;
 //! a summary goes to stderr and, when asked, the run report (JSON) to a file. No secret reaches
-//! an output, a message or a file.
+//! an output, a message or a file. The `run` command itself is `run_command`.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -250,32 +250,4 @@ fn write_run_report(path: &Path, report: &RunReport) -> Result<(), UsageError> {
             path.display()
         ))
     })
-}
-
-/// `agenteval run`: the dataset with the agent's replies, in its own dialect. Exit 0 when every
-/// turn sent got a reply, 1 otherwise.
-///
-/// # Errors
-/// No `--target`, or as [`run`].
-pub fn run_command(
-    dataset: &str,
-    config: Option<&Path>,
-    out: Option<&Path>,
-    args: &TargetArgs,
-) -> Result<u8, UsageError> {
-    let setup = args.setup()?.ok_or_else(|| {
-        UsageError("run: expected --target FILE, the agent's configuration".to_owned())
-    })?;
-    let name = input::source_name(dataset);
-    let config = input::read_config(config)?;
-    let bytes = input::open(dataset)?
-        .read_all()
-        .map_err(|error| UsageError(format!("{name}: cannot read: {error}")))?;
-    let ran = run(&setup, &bytes, config.as_ref(), name)?;
-    let mut writer = crate::output::open_output(out)?;
-    writer
-        .write_all(ran.filled.as_bytes())
-        .and_then(|()| writer.flush())
-        .map_err(|error| UsageError(format!("cannot write the output: {error}")))?;
-    Ok(if ran.report.failed == 0 { 0 } else { 1 })
 }

@@ -14,6 +14,7 @@ mod input;
 mod judge;
 mod output;
 mod reopen;
+mod run_command;
 mod summary;
 mod terminal;
 mod view;
@@ -194,7 +195,7 @@ fn main() -> ExitCode {
             config,
             out,
             agent,
-        } => agent::run_command(&dataset, config.as_deref(), out.as_deref(), &agent),
+        } => run_command::run(&dataset, config.as_deref(), out.as_deref(), &agent),
         Command::Validate { dataset, config } => input::validate(&dataset, config.as_deref()),
         Command::Report {
             dataset,
