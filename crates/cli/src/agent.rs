@@ -159,6 +159,7 @@ pub fn run(
 ) -> Result<Ran, UsageError> {
     let prepared = fill::prepare(bytes, config, setup.rerun)
         .map_err(|error| input::input_error(error, name))?;
+    input::report_diagnostics(&prepared.problems, name);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -35,6 +35,9 @@ pub struct Prepared {
     pub conversations: Vec<Conversation>,
     /// The items kept because they already have a response.
     pub kept: Vec<String>,
+    /// The problems of items that cannot be run (no prompt, an unreadable row): they are
+    /// written back as they were read.
+    pub problems: Vec<Diagnostic>,
 }
 
 #[derive(Debug, Clone)]
@@ -150,11 +153,20 @@ pub fn prepare(
         Err(error) => return Err(error),
     };
     let bytes = bytes_read;
-    match loaded.dataset {
-        Dataset::M365(_) => prepare_m365(bytes, rerun),
-        Dataset::Foundry(_) => Ok(prepare_foundry(bytes, rerun)),
-        Dataset::CopilotStudio(set) => Ok(prepare_copilot(&set, rerun)),
-    }
+    let problems: Vec<Diagnostic> = loaded
+        .diagnostics
+        .into_iter()
+        .filter(|diagnostic| diagnostic.severity == crate::diagnostic::Severity::Error)
+        .collect();
+    let prepared = match loaded.dataset {
+        Dataset::M365(_) => prepare_m365(bytes, rerun)?,
+        Dataset::Foundry(_) => prepare_foundry(bytes, rerun),
+        Dataset::CopilotStudio(set) => prepare_copilot(&set, rerun),
+    };
+    Ok(Prepared {
+        problems,
+        ..prepared
+    })
 }
 
 /// Whether reading stopped only because Foundry rows came without their evaluation config, which
@@ -228,6 +240,7 @@ fn prepare_m365(bytes: &[u8], rerun: bool) -> Result<Prepared, InputError> {
         work: Work::M365 { document, slots },
         conversations,
         kept,
+        problems: Vec::new(),
     })
 }
 
@@ -351,6 +364,7 @@ fn prepare_foundry(bytes: &[u8], rerun: bool) -> Prepared {
         work: Work::Foundry { lines, slots },
         conversations,
         kept,
+        problems: Vec::new(),
     }
 }
 
@@ -488,6 +502,7 @@ fn prepare_copilot(set: &dataset::CopilotStudioSet, rerun: bool) -> Prepared {
         },
         conversations,
         kept,
+        problems: Vec::new(),
     }
 }
 

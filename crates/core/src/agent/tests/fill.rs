@@ -168,9 +168,19 @@ fn foundry_rows_get_the_text_or_the_message_list_and_extra_fields() {
 
 #[test]
 fn a_copilot_studio_import_set_gets_an_actual_response_column() {
-    let csv_text = "question,expectedResponse\r\nHow many vacation days?,20 days\r\n\"Who approves leave, usually?\",Your manager\r\n";
+    let csv_text = "question,expectedResponse\r\nHow many vacation days?,20 days\r\n\"Who approves leave, usually?\",Your manager\r\n,no question\r\n";
     let prepared = prepare(csv_text.as_bytes(), None, false).unwrap();
     assert_eq!(prepared.dialect(), Dialect::CopilotStudio);
+    assert_eq!(
+        prepared.problems.len(),
+        1,
+        "the row without a question is reported"
+    );
+    assert!(
+        prepared.problems[0].message.contains("question"),
+        "{:?}",
+        prepared.problems
+    );
     assert_eq!(
         prompts(&prepared),
         vec![
@@ -186,7 +196,7 @@ fn a_copilot_studio_import_set_gets_an_actual_response_column() {
     let written = prepared.write(&[vec![answered("=20, \"days\"")], vec![failed]]);
     assert_eq!(
         written,
-        "question,expectedResponse,actualResponse\r\nHow many vacation days?,20 days,\"'=20, \"\"days\"\"\"\r\n\"Who approves leave, usually?\",Your manager,\r\n"
+        "question,expectedResponse,actualResponse\r\nHow many vacation days?,20 days,\"'=20, \"\"days\"\"\"\r\n\"Who approves leave, usually?\",Your manager,\r\n,no question,\r\n"
     );
     let reread = crate::dataset::load(written.as_bytes(), None).unwrap();
     let Dataset::CopilotStudio(set) = reread.dataset else {

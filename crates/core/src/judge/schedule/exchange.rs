@@ -227,3 +227,83 @@ fn request_seed(request: &HttpRequest) -> u64 {
     }
     hash
 }
+
+#[cfg(test)]
+mod tests {
+    use futures::executor::block_on;
+
+    use super::*;
+    use crate::judge::http::Method;
+    use crate::judge::testing::{status, ManualClock, Scripted, ScriptedTransport};
+    use crate::judge::Policy;
+
+    fn exchange_with(
+        script: impl Fn(&HttpRequest, usize) -> Option<Scripted>,
+    ) -> (Result<HttpResponse, CallError>, usize) {
+        let transport = ScriptedTransport::new(script);
+        let clock = ManualClock::default();
+        let scheduler = Scheduler::for_exchanges(
+            &transport,
+            &clock,
+            Policy {
+                max_retries: 2,
+                ..Policy::default()
+            },
+        );
+        let secrets = vec!["agent-secret-123456".to_owned()];
+        let request = HttpRequest {
+            method: Method::Get,
+            url: "https://agent.test/poll".into(),
+            headers: Vec::new(),
+            body: String::new(),
+            max_response_bytes: 1024,
+        };
+        let result = block_on(scheduler.exchange(
+            Exchange {
+                call: "poll",
+                secrets: &secrets,
+            },
+            request,
+        ));
+        let sent = transport.sent.borrow().len();
+        (result, sent)
+    }
+
+    #[test]
+    fn client_errors_are_handed_back_unretried_with_secrets_redacted() {
+        let (result, sent) = exchange_with(|_, _| {
+            Some(Ok(HttpResponse {
+                status: 403,
+                headers: Vec::new(),
+                body: "{\"error\": \"token agent-secret-123456 expired\"}".into(),
+            }))
+        });
+        let response = result.unwrap();
+        assert_eq!((response.status, sent), (403, 1));
+        assert_eq!(
+            response.body,
+            "{\"error\": \"token age…[redacted] expired\"}"
+        );
+    }
+
+    #[test]
+    fn server_errors_are_retried_then_fail_naming_the_call() {
+        let (result, sent) = exchange_with(|_, _| Some(Ok(status(502, &[]))));
+        assert_eq!(sent, 3);
+        let Err(CallError::Failed(failure)) = result else {
+            panic!("expected a failure")
+        };
+        assert_eq!(
+            failure.message,
+            "poll: the endpoint answered 502: status 502 (gave up after 3 attempts)"
+        );
+        let (result, _) = exchange_with(|_, attempt| {
+            Some(Ok(if attempt == 0 {
+                status(429, &[("retry-after", "1")])
+            } else {
+                status(200, &[])
+            }))
+        });
+        assert_eq!(result.map(|response| response.status), Ok(200));
+    }
+}
