@@ -15,6 +15,7 @@ export {
   applyReviews,
   compare,
   evaluateRows,
+  run,
   version,
   connectWorker,
 } from "./agenteval_wasm.js";
