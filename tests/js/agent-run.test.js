@@ -1,14 +1,15 @@
-// The package's run(): the agent under test answers a dataset over `fetch`, against the demo agent
+// The package's run(): the agent under test answers a dataset over `fetch` (in Node and in a
+// Chromium page, across origins), against the demo agent
 // of the local judge server (`cargo xtask test` starts it and passes its URL and key in
 // AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY; with a key, the key is also the Direct Line secret
 // and the other agent routes' bearer token).
 
-import { test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
 import * as agenteval from "agenteval";
-import { root } from "./helpers.js";
+import { packagePage, root } from "./helpers.js";
 
 const url = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -91,4 +92,38 @@ test("node: a bad target names its field, a missing secret is refused, and the s
   assert.ok(Date.now() - started < 5000, "the run ended at the abort, not after the agent's latency");
   assert.deepEqual(ran.report.entries.map((entry) => entry.error?.code), ["cancelled", "cancelled"]);
   assert.equal(ran.dataset, "question,actualResponse\r\nWhere can visitors park? [[agent:latency=10000]],\r\nHow many vacation days? [[agent:latency=10000]],\r\n");
+});
+
+describe("in a Chromium page", () => {
+  let chromium;
+  before(async () => {
+    chromium = await packagePage();
+  });
+  after(async () => {
+    await chromium?.close();
+  });
+
+  test("chromium page: run() holds a Direct Line thread and answers over Responses across origins, then scores", async () => {
+    const dataset = {
+      schemaVersion: "1.11.0",
+      items: [{ turns: [{ prompt: "Where can visitors park?" }, { prompt: "When is it open?" }] }],
+    };
+    const outcome = await chromium.page.evaluate(
+      async ({ data, directline, responses, secrets }) => {
+        const viaDirectLine = await globalThis.agenteval.run(JSON.stringify(data), { target: directline, secrets });
+        const viaResponses = await globalThis.agenteval.run(JSON.stringify(data), { target: responses, secrets });
+        const report = await globalThis.agenteval.score(viaDirectLine.dataset);
+        return { viaDirectLine, viaResponses, scored: report.items.length };
+      },
+      { data: dataset, directline: targets.directline, responses: targets.responses, secrets },
+    );
+    for (const ran of [outcome.viaDirectLine, outcome.viaResponses]) {
+      const [first, second] = JSON.parse(ran.dataset).items[0].turns;
+      assert.match(first.response, /garage B/i, ran.report.target);
+      assert.match(second.response, /open/i, ran.report.target);
+      assert.equal(ran.report.answered, 2);
+      assert.ok(!JSON.stringify(ran).includes(key));
+    }
+    assert.equal(outcome.scored, 2, "both turns of the thread are scored entries");
+  });
 });
