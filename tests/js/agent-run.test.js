@@ -126,4 +126,33 @@ describe("in a Chromium page", () => {
     }
     assert.equal(outcome.scored, 2, "both turns of the thread are scored entries");
   });
+
+  test("chromium worker: connectWorker().run answers the import set with progress, and an abort keeps what was answered", async () => {
+    const csv = await readFile(`${root}/examples/copilot-studio-import.csv`, "utf8");
+    const outcome = await chromium.page.evaluate(
+      async ({ csv, target, secrets }) => {
+        const worker = globalThis.agenteval.connectWorker();
+        const progress = [];
+        const ran = await worker.run(csv, { target, secrets, onProgress: (seen) => progress.push(seen) });
+        const controller = new AbortController();
+        const slow = "question\r\nWhere can visitors park?\r\nHow many vacation days? [[agent:latency=10000]]\r\n";
+        const pending = worker.run(slow, { target, secrets, concurrency: 1, signal: controller.signal });
+        setTimeout(() => controller.abort(), 1500);
+        const aborted = await pending;
+        worker.terminate();
+        return { ran, progress, aborted };
+      },
+      { csv, target: targets.a2a, secrets },
+    );
+    assert.equal(outcome.ran.report.answered, 6);
+    assert.match(outcome.ran.dataset, /20 vacation days per year/);
+    assert.deepEqual(outcome.progress.at(-1), { done: 6, total: 6 });
+    assert.deepEqual(
+      outcome.aborted.report.entries.map((entry) => entry.status),
+      ["answered", "error"],
+      "the first answered before the abort, the second cancelled",
+    );
+    assert.equal(outcome.aborted.report.entries[1].error.code, "cancelled");
+    assert.match(outcome.aborted.dataset, /garage B/i);
+  });
 });
