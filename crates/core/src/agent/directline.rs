@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use super::target::DirectLineTarget;
-use super::wire::{bearer, json_request, read_json, text_at, Context};
+use super::wire::{bearer, encode_component, json_request, read_json, text_at, Context};
 use super::{AgentError, Citation, Prompt, Reply};
 use crate::judge::Method;
 
@@ -165,7 +165,7 @@ async fn post(
                 format!(
                     "{}/conversations/{}/activities",
                     target.endpoint,
-                    encode(&conversation.id)
+                    encode_component(&conversation.id)
                 ),
                 Some(&activity),
                 Some(bearer(&conversation.token)),
@@ -198,11 +198,11 @@ async fn collect(
         let mut url = format!(
             "{}/conversations/{}/activities",
             target.endpoint,
-            encode(&conversation.id)
+            encode_component(&conversation.id)
         );
         if let Some(watermark) = &conversation.watermark {
             url.push_str("?watermark=");
-            url.push_str(&encode(watermark));
+            url.push_str(&encode_component(watermark));
         }
         let answer = context
             .send_json(
@@ -318,17 +318,4 @@ fn claim(claim: &Value) -> Citation {
         url: field(&["url"]),
         text: field(&["abstract", "text"]),
     }
-}
-
-/// Percent-encodes a path segment or query value.
-fn encode(text: &str) -> String {
-    let mut encoded = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            encoded.push(char::from(byte));
-        } else {
-            encoded.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    encoded
 }

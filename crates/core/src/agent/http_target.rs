@@ -1,13 +1,14 @@
-//! A generic JSON endpoint as the agent: the target's URL, method and headers (secrets only as
-//! `{{env.NAME}}`), a body template whose strings may hold `{{prompt}}`, `{{conversation_id}}`
-//! and `{{item.FIELD}}` (a string that is one placeholder alone takes the field's JSON value),
-//! and JSON pointers to the reply's text, citations and tool calls. Placeholders are read with
+//! A generic JSON endpoint as the agent: the target's URL (its placeholders filled and
+//! percent-encoded), method and headers (secrets only as `{{env.NAME}}`), a body template whose
+//! strings may hold `{{prompt}}`, `{{conversation_id}}` and `{{item.FIELD}}` (a string that is
+//! one placeholder alone takes the field's JSON value), and JSON pointers to the reply's text,
+//! citations and tool calls. Placeholders are read with
 //! the judge templates' reader (`crate::placeholder`).
 
 use serde_json::{Map, Value};
 
 use super::target::{env_variable, HttpTarget};
-use super::wire::{json_request, text_at, Context};
+use super::wire::{encode_component, json_request, text_at, Context};
 use super::{AgentError, Citation, Prompt, Reply, ToolCall};
 use crate::placeholder::{self, Piece, Source};
 
@@ -33,7 +34,7 @@ impl Values<'_> {
             Source::Field(path) if path.first().is_some_and(|first| first == "env") => {
                 Err(AgentError::new(
                     "agentConfigurationError",
-                    format!("http: {{{{{written}}}}}: secrets go in headers only, never the body"),
+                    format!("http: {{{{{written}}}}}: secrets go in headers only, never the body or the URL"),
                 ))
             }
             Source::Field(path) => {
@@ -95,6 +96,28 @@ impl Values<'_> {
     }
 }
 
+impl Values<'_> {
+    /// The URL template with its placeholders filled, each value percent-encoded.
+    fn render_url(&self, url: &str) -> Result<String, AgentError> {
+        let pieces = placeholder::pieces(url, "http url")
+            .map_err(|error| AgentError::new("agentConfigurationError", error.to_string()))?;
+        let mut rendered = String::with_capacity(url.len());
+        for piece in &pieces {
+            match piece {
+                Piece::Text(text) => rendered.push_str(text),
+                Piece::Slot { written, source } => {
+                    let value = match self.value(source, written)? {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    };
+                    rendered.push_str(&encode_component(&value));
+                }
+            }
+        }
+        Ok(rendered)
+    }
+}
+
 /// `template` with its `{{env.NAME}}` placeholders filled from the secrets.
 fn header_value(context: &Context<'_>, name: &str, template: &str) -> Result<String, AgentError> {
     let pieces = placeholder::pieces(template, name)
@@ -146,7 +169,7 @@ pub async fn turn(
     let body = values.render(&target.body)?;
     let mut request = json_request(
         target.method,
-        target.url.clone(),
+        values.render_url(&target.url)?,
         (target.method == crate::judge::Method::Post).then_some(&body),
         None,
     );

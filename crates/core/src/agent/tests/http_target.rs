@@ -85,3 +85,20 @@ fn a_missing_field_or_pointer_is_an_error_naming_it() {
         "http: call the agent: the answer has no text at /answer (reply.text)"
     );
 }
+
+#[test]
+fn a_get_target_puts_the_prompt_in_its_url() {
+    let (records, sent, _) = drive(
+        r#"{"kind": "http", "url": "https://agent.test/ask?q={{prompt}}&topic={{item.topic}}", "method": "GET", "reply": {"text": "/answer"}}"#,
+        &[],
+        &[item()],
+        |_, _| answer(200, json!({"answer": "20 days"})),
+    );
+    assert_eq!(records[0][0].reply.clone().unwrap().text, "20 days");
+    assert_eq!(sent[0].method, crate::judge::Method::Get);
+    assert_eq!(
+        sent[0].url,
+        "https://agent.test/ask?q=How%20many%20days%3F&topic=leave"
+    );
+    assert!(sent[0].body.is_empty());
+}
