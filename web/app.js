@@ -8,14 +8,13 @@
 import { Engine } from "./lib/engine.js";
 import { h, plural, replace } from "./lib/dom.js";
 import { JudgePanel } from "./lib/judge-panel.js";
-import { Results } from "./lib/model.js";
 import { ResultsView } from "./lib/results-view.js";
 import { openStore } from "./lib/store.js";
 import { downloadExport, exportFormats } from "./lib/exports.js";
 import { LoadPanel } from "./lib/load-panel.js";
 import { RunBar } from "./lib/run-bar.js";
 import { DiagnosticsList } from "./lib/diagnostics.js";
-import { HistoryPanel } from "./lib/history.js";
+import { CompareView } from "./lib/compare-view.js";
 import { explain } from "./lib/judge-check.js";
 
 const EXAMPLE_NAME = "m365-demo.json";
@@ -28,7 +27,10 @@ class Page {
     this.runId = null;
     this.setState("booting");
     this.view = new ResultsView({
-      entry: (position) => this.engine.call("entry", position),
+      entry: (position) => {
+        this.compare.showEntry(position);
+        return this.engine.call("entry", position);
+      },
       search: (text) => this.engine.call("search", text),
       review: (position, review) => this.engine.call("review", position, review),
       labels: (positions) => this.engine.call("labels", positions),
@@ -45,11 +47,14 @@ class Page {
     });
     this.runBar = new RunBar({ onRun: () => this.score(), onCancel: () => this.cancel(), onResume: () => this.resume() });
     this.diagnostics = new DiagnosticsList({ locate: (location) => this.engine.call("excerpt", location) });
-    this.history = new HistoryPanel({
-      onCompare: (rows, name) => this.view.compareWith(rows ? new Results(rows) : null, name),
-      readFile: (bytes) => this.engine.call("readStored", bytes),
-      loadRun: (id) => this.engine.call("storedRows", id),
+    this.compare = new CompareView({
+      compare: (baseline, options) => this.engine.call("compare", baseline, options),
+      rows: () => this.view.results.rows,
+      restrict: (positions) => this.view.restrict(positions),
+      open: (position) => this.view.open(position),
     });
+    this.view.compareSlot.append(this.compare.element);
+    this.view.filterSlot.append(this.compare.filter);
     this.exports = h("section", { class: "panel exports", id: "exports", "aria-labelledby": "exports-title" });
     this.title = h("p", { class: "dataset-name", id: "dataset-name", "aria-live": "polite" });
     this.message = h("p", { class: "message", id: "message", role: "alert" });
@@ -67,7 +72,7 @@ class Page {
         { id: "main" },
         h("div", { class: "controls" }, this.load.element, this.judge.element, this.runBar.element, this.banner, this.title, this.message, this.diagnostics.element),
         this.view.element,
-        h("div", { class: "side-panels" }, this.exports, this.history.element),
+        h("div", { class: "side-panels" }, this.exports, this.compare.picker),
       ),
     );
   }
@@ -88,7 +93,7 @@ class Page {
       this.store = undefined;
     }
     this.judge.store = this.store;
-    this.history.store = this.store;
+    this.compare.store = this.store;
     await this.judge.restore();
     this.offerServedJudge();
     try {
@@ -161,8 +166,8 @@ class Page {
     this.current = null;
     this.storedRows = null;
     this.pendingResume = null;
+    this.compare.clear();
     this.view.reset([]);
-    this.view.compareWith(null);
     this.diagnostics.show([], name);
     this.drawExports();
     this.runBar.unavailable("");
@@ -247,7 +252,8 @@ class Page {
     this.runId = runId;
     this.pendingResume = null;
     const judge = this.judge.judge();
-    const baseline = this.storedRows;
+    const comparesWithStored = Boolean(this.storedRows);
+    this.compare.clear();
     this.view.reset(resume ? this.resumedRows ?? [] : []);
     let fresh = !resume;
     this.setState("running");
@@ -290,8 +296,8 @@ class Page {
       this.title.textContent = `${this.describe()}${resume ? " (resumed from this device)" : ""}`;
       this.current.scored = true;
       this.drawExports();
-      if (baseline) this.view.compareWith(new Results(baseline.map((row) => ({ ...row }))), "the scores stored in the file");
-      this.history.refresh(runId);
+      if (comparesWithStored) this.compare.show({ stored: true });
+      this.compare.refresh(runId);
       if (cut) {
         this.runBar.cancelled(cut);
         this.setState("cancelled");
@@ -306,7 +312,7 @@ class Page {
       if (error.name === "AbortError" || /cancel/i.test(error.message)) {
         this.title.textContent = this.describe();
         this.runBar.cancelled({ entries: this.current.entries ?? this.view.results.rows.length, scored: this.view.results.rows.length });
-        this.history.refresh(runId);
+        this.compare.refresh(runId);
         this.setState("cancelled");
       } else if (error.diagnostics) {
         this.title.textContent = `${this.current.name}: not scored — fix the problems listed below.`;
@@ -372,9 +378,10 @@ class Page {
     this.diagnostics.show(validation.diagnostics, run.name);
     this.title.textContent = `${this.describe()} (${run.status === "done" ? "restored" : "cut short"} on this device)`;
     this.resumedRows = rows;
+    this.compare.clear();
     this.view.reset(rows);
     this.drawExports();
-    this.history.refresh(run.id);
+    this.compare.refresh(run.id);
     if (run.status === "done") {
       this.runBar.ready(`${plural(rows.length, "entry", "entries")} restored`);
       this.setState("done");

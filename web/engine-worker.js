@@ -82,6 +82,7 @@ async function open({ bytes, name, config }) {
     stored.items.forEach((item, position) => {
       if (item.review) reviews.set(entryKey(item.index, item.turn), { index: item.index, turn: item.turn, review: item.review, position });
     });
+    opened.storedData = data;
     const rescore = api.rescoreDataset(data, name);
     opened.rescore = rescore === undefined ? undefined : new TextEncoder().encode(rescore);
   }
@@ -301,7 +302,7 @@ async function runOnce({ judge, runId, persist }, call, signal, mine) {
   outcomes = [];
   lastJudge = judge;
   if (opened.rescore) {
-    opened = { data: opened.rescore, name: opened.name, config: undefined, parsed: undefined, plan: planOf(opened.rescore) };
+    opened = { data: opened.rescore, name: opened.name, config: undefined, parsed: undefined, plan: planOf(opened.rescore), storedData: opened.storedData };
   }
   const store = persist ? await openStore().catch(() => undefined) : undefined;
   reviewRun = store ? runId : undefined;
@@ -446,23 +447,61 @@ async function restore(runId) {
   return { validation, rows: rowsOf(saved), run, formats: formats(), entries: opened.plan?.entries ?? validation.items, judgeCallsLeft };
 }
 
-/** The rows of stored run `runId` (to compare with). */
-async function storedRows(runId) {
-  const store = await openStore();
-  const stored = await store.getOutcomes(runId);
-  return stored.map(compactRow);
+/**
+ * Compares the open dataset's run (the candidate) with `baseline` through the package's
+ * `compare()`: `{run: id}` a run stored on this device, `{bytes, name}` a scored file, or
+ * `{stored: true}` the scores the open file carried before it was scored again. Both sides are
+ * given as the scored files the CLI reads (the dataset's own format), so that items pair by id or
+ * prompt and an export is byte for byte `agenteval compare BASELINE CANDIDATE --format …` of those
+ * files. Resolves to `{comparison, baselineName, candidateName}`, or with `format` to the export's text.
+ */
+async function compareRun(baseline, { format } = {}) {
+  if (!opened) throw misuse("compare: open a dataset first");
+  const before = await baselineFile(baseline);
+  const candidateName = opened.name;
+  const options = { baselineName: before.name, candidateName };
+  if (format) return api.compare(before.bytes, await scoredFile(), { ...options, format });
+  return { comparison: api.compare(before.bytes, await scoredFile(), options), ...options };
 }
 
-/** The rows of a scored file: a run report JSON, a scored document or runevals results. */
-async function readStored(bytes) {
-  const data = new Uint8Array(bytes);
-  try {
-    const value = JSON.parse(new TextDecoder().decode(data));
-    if (value && value.tool && typeof value.dialect === "string" && Array.isArray(value.items) && value.summary) return value.items.map(compactRow);
-  } catch {
-    // Not a run report; the package reads the other shapes.
+/** The baseline's scored file and the name it is shown by (see `compareRun`). */
+async function baselineFile(baseline) {
+  if (baseline?.bytes) return { bytes: new Uint8Array(baseline.bytes), name: baseline.name };
+  if (baseline?.stored) {
+    if (!opened.storedData) throw misuse("compare: the open file carried no scores");
+    return { bytes: opened.storedData, name: opened.name };
   }
-  return (await api.readReport(data)).items.map(compactRow);
+  const store = await openStore();
+  const record = await store.getRun(baseline?.run);
+  if (!record) throw misuse(`run ${baseline?.run}: not on this device`);
+  const plan = planOf(record.dataset, record.config ?? undefined);
+  if (!plan) throw misuse(`run ${record.name}: its dataset can no longer be read`);
+  const config = record.config ?? undefined;
+  if (record.stores === "rows") {
+    if (record.status !== "done") throw misuse(`run ${record.name} was cut short: only a finished run without a judge can be a baseline`);
+    // A run without a judge keeps only its verdicts' columns: its deterministic scores are made
+    // again from its dataset, in full, for the scored file.
+    const again = await api.evaluateRows(record.dataset, { config });
+    try {
+      return { bytes: again.render(plan.formats[0]), name: record.name };
+    } finally {
+      again.free();
+    }
+  }
+  const items = await store.getOutcomes(record.id);
+  const text = api.render({ dialect: plan.dialect, items }, plan.formats[0], { dataset: record.dataset, config });
+  return { bytes: text, name: record.name };
+}
+
+/**
+ * The open dataset's results as a scored file in its own format (a scored M365 document, Foundry
+ * rows, a Copilot Studio export): the file as opened when it carried scores and was not scored
+ * again, else the run's export (a restored run is scored again first, as for an export).
+ */
+async function scoredFile() {
+  if (!evaluation && opened.storedData && outcomes.length > 0) return opened.storedData;
+  await ensureEvaluation();
+  return evaluation.render(formats()[0]);
 }
 
 /** The spot a diagnostic's location names, with the lines around it. */
@@ -675,8 +714,7 @@ serve({
   validate: afterBoot(validate),
   problems: afterBoot(problems),
   restore: afterBoot(restore),
-  storedRows: afterBoot(storedRows),
-  readStored: afterBoot(readStored),
+  compare: afterBoot(compareRun),
   excerpt: afterBoot(excerpt),
   version: afterBoot(() => api.version()),
 });

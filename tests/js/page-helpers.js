@@ -89,3 +89,15 @@ export async function tableRows(page) {
       })),
   );
 }
+
+/** Turns the judge panel's Azure OpenAI judge on, at `endpoint` with `key` (kept in memory only). */
+export async function configureJudge(page, endpoint, key) {
+  await page.click("#judge-panel > summary");
+  await page.check("#judge-enabled");
+  await page.selectOption("#judge-kind", "azure");
+  await page.fill("#judge-endpoint", endpoint);
+  await page.dispatchEvent("#judge-endpoint", "change");
+  await page.fill("#judge-model", "gpt-4o-judge");
+  await page.dispatchEvent("#judge-model", "change");
+  await page.fill("#judge-key", key);
+}

@@ -69,7 +69,7 @@ test("page loading: a config chosen after its dataset applies on Score, is named
   await page.click("#run");
   assert.equal(await settled(page), "done", await page.textContent("#diagnostics"));
   assert.equal(await page.textContent("#dataset-name"), "foundry-demo.jsonl: foundry, 3 entries");
-  assert.deepEqual((await offered(page)).sort(), ["csv", "foundry", "html", "junit", "md", "report"]);
+  assert.deepEqual((await offered(page)).sort(), ["csv", "foundry", "foundry-results", "html", "junit", "md", "report"]);
   // Removed, the config no longer applies.
   await page.click("#config-clear");
   assert.equal(await page.textContent("#config-name"), "no config (criteria from the rows, if any)");

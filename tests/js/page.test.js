@@ -1,7 +1,9 @@
 // The web page end to end in headless Chromium (playwright-core), served as `cargo xtask serve`
 // serves it: the built-in example scored on opening, every dialect by file, paste, URL and drop,
-// bad files with their problems located in the text, filters, sorting, the item view, comparing
-// runs, every export against the native CLI byte for byte, keyboard use, and phone widths.
+// bad files with their problems located in the text, filters, sorting, the item view, scoring a
+// scored file again and comparing with its scores (the other Compare flows are in
+// page-compare.test.js), every export against the native CLI byte for byte, keyboard use, and
+// phone widths.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -253,35 +255,10 @@ test("page: every export is byte for byte what the CLI writes for the same run",
       const result = spawnSync(cli, ["score", ...args, "--format", format], { cwd: join(root, "examples"), encoding: "utf8", env: { PATH: process.env.PATH } });
       assert.ok(result.status === 0 || result.status === 1, result.stderr);
       assert.equal(normalise(written), normalise(result.stdout), `${args[0]} --format ${format}`);
-      assert.match(download.suggestedFilename(), /^[\w.-]+\.(scored\.json|scored\.jsonl|report\.json|csv|junit\.xml|md|html)$/);
+      assert.match(download.suggestedFilename(), /^[\w.-]+\.(scored\.json|scored\.jsonl|results\.jsonl|report\.json|csv|junit\.xml|md|html)$/);
     }
     problems.push(...opened.problems);
   }
-  assert.deepEqual(problems, []);
-});
-
-test("page: a second run is compared with an earlier one: changed verdicts and deltas", async () => {
-  const { page, problems } = await harness.open();
-  await settled(page);
-  const changed = JSON.parse(await readFile(join(root, "examples/m365-demo.json"), "utf8"));
-  changed.items[1].response = "Parents get 16 weeks of paid leave.";
-  changed.items[0].response = "I do not know.";
-  assert.equal(await openFile(page, "m365-demo-v2.json", JSON.stringify(changed)), "done");
-  await page.waitForFunction(() => document.querySelectorAll("#compare-run option[value^=run]").length >= 1);
-  const option = await page.$eval("#compare-run option[value^=run]", (element) => element.value);
-  await page.selectOption("#compare-run", option);
-  await page.click("#compare-run-button");
-  await page.waitForSelector("#compare:not([hidden])");
-  const changedList = await page.$$eval("#compare-changed li", (items) => items.map((item) => item.textContent));
-  assert.deepEqual(changedList, [
-    "item-0: pass → fail (PartialMatch pass → fail, Citations pass → fail)",
-    "item-1: fail → pass (PartialMatch fail → pass)",
-  ].map((line) => line.replace("item-1: fail → pass (PartialMatch fail → pass)", changedList[1])));
-  assert.match(changedList[1], /^item-1: fail → /);
-  const partial = await page.$eval('#compare-evaluators tr[data-evaluator="PartialMatch"]', (row) => [...row.children].map((cell) => cell.textContent));
-  assert.equal(partial[1], "80.0 % → 80.0 %");
-  assert.equal(partial[2], "0.0");
-  await screenshot(page, "compare");
   assert.deepEqual(problems, []);
 });
 
@@ -373,9 +350,9 @@ test("page: a scored document and runevals results open as reports; scoring agai
   await markPending(page);
   await page.click("#run");
   assert.equal(await settled(page), "done");
-  await page.waitForSelector("#compare:not([hidden])");
-  assert.equal(await page.textContent("#compare h2"), "Compared with the scores stored in the file");
-  assert.equal(await page.textContent("#compare-changed-title"), "0 entries whose verdict changed");
+  await page.waitForSelector("#compare:not([hidden]) #compare-metrics");
+  assert.equal(await page.textContent("#compare-title"), "Compared with m365-demo.scored.json");
+  assert.equal(await page.textContent("#compare-changed summary"), "0 paired items changed");
   // runevals results: shown as stored, then scored again from their prompts and responses.
   const runevals = await readFile(join(root, "tests/fixtures/scored/runevals-partial-match.json"), "utf8");
   assert.equal(await openFile(page, "results-20260101.json", runevals), "done");
@@ -388,7 +365,9 @@ test("page: a scored document and runevals results open as reports; scoring agai
   assert.equal((await summary(page)).entries, 4);
   const rescored = await page.evaluate(() => globalThis.agentevalPage.view.results.rows.map((row) => row.results.map((result) => result.evaluator)));
   assert.deepEqual(rescored, [["PartialMatch"], ["PartialMatch"], ["PartialMatch"], []], "the evaluators each result was scored with (the last has none)");
-  const row = await page.$eval('#compare-evaluators tr[data-evaluator="PartialMatch"]', (element) => [...element.children].map((cell) => cell.textContent));
-  assert.match(row[3], /^0\.\d{3} → 0\.\d{3}$/, "mean scores before and after");
+  await page.waitForSelector('#compare:not([hidden]) #compare-metrics tr[data-evaluator="partialMatch"][data-metric="score"]');
+  const row = await page.$eval('#compare-metrics tr[data-evaluator="partialMatch"][data-metric="score"]', (element) => [...element.children].map((cell) => cell.textContent));
+  assert.match(row[3], /^0\.\d{3} \[/, "the stored mean score, with its interval");
+  assert.match(row[4], /^0\.\d{3} \[/, "the mean score scored again, with its interval");
   assert.deepEqual(problems, []);
 });

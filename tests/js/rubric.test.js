@@ -66,7 +66,7 @@ test("node: the seed's worked examples, one judge call per item", async () => {
   assert.equal(pass.result, "pass");
   assert.ok(Math.abs(pass.score - 0.9419354839) < 5e-11, String(pass.score));
   assert.equal(pass.threshold, 0.5);
-  assert.equal(pass.details.prompt_version, "rubric/v1");
+  assert.equal(pass.details.prompt_version, "rubric/v2");
   assert.deepEqual(pass.details.dimension_scores[0], {
     id: "intent_recognition",
     score: 5,

@@ -29,10 +29,15 @@ export function exportName(datasetName, format) {
 /** Saves `text` as a download named after the dataset and the format. */
 export function downloadExport(datasetName, format, text) {
   const entry = FORMATS.find((candidate) => candidate.format === format);
-  const url = URL.createObjectURL(new Blob([text], { type: entry?.type ?? "text/plain" }));
+  saveText(exportName(datasetName, format), text, entry?.type ?? "text/plain");
+}
+
+/** Saves `text` as a download named `fileName`, of media type `type`. */
+export function saveText(fileName, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement("a");
   link.href = url;
-  link.download = exportName(datasetName, format);
+  link.download = fileName;
   document.body.append(link);
   link.click();
   link.remove();

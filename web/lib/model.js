@@ -79,19 +79,20 @@ export class Results {
   }
 
   /**
-   * Positions of the rows that pass `filter` (`{status, evaluator, tag, matches}`: `matches` a set
-   * of positions from the engine's text search), sorted by `sort` (`{key: "index" | "status" |
+   * Positions of the rows that pass `filter` (`{status, evaluator, tag, matches, only}`: `matches`
+   * a set of positions from the engine's text search, `only` those a comparison's subset keeps), sorted by `sort` (`{key: "index" | "status" |
    * evaluator name, descending}`). Rows arrive in input order, so the unfiltered view in that
    * order is every position as it is.
    */
   view(filter = {}, sort = { key: "index", descending: false }) {
-    const { status, evaluator, tag, matches } = filter;
-    if (!status && !evaluator && !tag && !matches && sort.key === "index" && !sort.descending) {
+    const { status, evaluator, tag, matches, only } = filter;
+    if (!status && !evaluator && !tag && !matches && !only && sort.key === "index" && !sort.descending) {
       return Array.from({ length: this.rows.length }, (_, position) => position);
     }
     const positions = [];
     for (const row of this.rows) {
       if (matches && !matches.has(row.position)) continue;
+      if (only && !only.has(row.position)) continue;
       if (tag && !(row.tags ?? []).includes(tag)) continue;
       if (evaluator) {
         const result = Results.resultOf(row, evaluator);
@@ -128,48 +129,4 @@ function comparator(rows, key) {
 /** The entry's id as every export writes it: "item-2" for an item or row, "item-4.turn-1" for a thread turn (0-based). */
 export function entryLabel(row) {
   return row.turn === null || row.turn === undefined ? `item-${row.index}` : `item-${row.index}.turn-${row.turn}`;
-}
-
-/**
- * Two runs side by side, matched by item and turn: the entries whose verdict changed, and per
- * evaluator the pass rates and mean scores of both and their deltas.
- */
-export function compareRuns(baseline, current) {
-  const key = (row) => `${row.index}/${row.turn ?? ""}`;
-  const before = new Map(baseline.rows.map((row) => [key(row), row]));
-  const changed = [];
-  for (const row of current.rows) {
-    const old = before.get(key(row));
-    if (!old) {
-      changed.push({ row, old: null, evaluators: [] });
-      continue;
-    }
-    const evaluators = [];
-    for (const result of row.results) {
-      const previous = Results.resultOf(old, result.evaluator);
-      // Stored documents leave skipped results out: absent and skipped are the same verdict.
-      if ((previous?.result ?? "skipped") !== result.result) {
-        evaluators.push({ evaluator: result.evaluator, before: previous?.result ?? null, after: result.result });
-      }
-    }
-    if (old.status !== row.status || evaluators.length > 0) changed.push({ row, old, evaluators });
-  }
-  const mean = (list) => (list.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null);
-  const a = new Map(baseline.summary().evaluators.map((entry) => [entry.name, entry]));
-  const b = new Map(current.summary().evaluators.map((entry) => [entry.name, entry]));
-  const names = [...new Set([...a.keys(), ...b.keys()])];
-  const evaluators = names.map((name) => {
-    const old = a.get(name);
-    const now = b.get(name);
-    const rate = [old?.passRate ?? null, now?.passRate ?? null];
-    const score = [mean(old?.scores ?? []), mean(now?.scores ?? [])];
-    return {
-      name,
-      passRate: rate,
-      passRateDelta: rate[0] !== null && rate[1] !== null ? rate[1] - rate[0] : null,
-      meanScore: score,
-      meanScoreDelta: score[0] !== null && score[1] !== null ? score[1] - score[0] : null,
-    };
-  });
-  return { changed, evaluators };
 }

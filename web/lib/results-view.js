@@ -1,12 +1,13 @@
 // The results view: summary cards, charts, filters and the virtualised table, the item view, and
-// the comparison with another run. The page and the embeddable element (`embed.js`) both use it;
+// a place for the comparison with another run (`compare-view.js`, which may also narrow the
+// table to a subset of its entries). The page and the embeddable element (`embed.js`) both use it;
 // it reads entries through a `source` (`{entry(position), search(text)}`) and never touches the
 // engine or the page's state directly.
 
 import { h, percent, plural, replace } from "./dom.js";
 import { histogram, passRateChart, tagChart } from "./charts.js";
 import { ItemView } from "./item-view.js";
-import { compareRuns, entryLabel, Results } from "./model.js";
+import { Results } from "./model.js";
 import { ResultsTable } from "./table.js";
 
 const STATUS_FILTERS = ["pass", "fail", "partial", "error", "skipped"];
@@ -51,14 +52,15 @@ export class ResultsView {
       labels: source.labels,
     });
     this.item = new ItemView({ onReview: source?.review });
-    this.compareBox = h("section", { class: "compare", id: "compare", "aria-label": "Comparison", hidden: true });
+    this.compareSlot = h("div", { class: "compare-slot" });
+    this.filterSlot = h("div", { class: "filter-slot" });
     this.filters = h("div", { class: "filters", role: "search" });
     this.element = h(
       "div",
       { class: "results-view" },
       this.summary,
       this.charts,
-      this.compareBox,
+      this.compareSlot,
       h("section", { class: "table-section", "aria-label": "Entries" }, h("h2", {}, "Entries"), this.filters, this.count, this.table.element),
       this.item.dialog,
     );
@@ -197,7 +199,14 @@ export class ResultsView {
       status,
       evaluator,
       tag,
+      this.filterSlot,
     );
+  }
+
+  /** Shows only the entries at `positions` in the table (all of them for null). */
+  restrict(positions) {
+    this.filter.only = positions ? new Set(positions) : undefined;
+    this.drawTable();
   }
 
   /** Sets some of the table's filters (a chart's bar was clicked) and shows the table. */
@@ -235,61 +244,6 @@ export class ResultsView {
     if (!this.source.entry) return;
     this.item.show(await this.source.entry(position), position);
   }
-
-  /** Shows how these results differ from `baseline` (a `Results`), labelled `name`. */
-  compareWith(baseline, name) {
-    if (!baseline) {
-      this.compareBox.hidden = true;
-      return;
-    }
-    const { changed, evaluators } = compareRuns(baseline, this.results);
-    const delta = (value, digits = 1, scale = 100) =>
-      value === null ? "–" : `${value > 0 ? "+" : ""}${(value * scale).toFixed(digits)}`;
-    replace(
-      this.compareBox,
-      h("h2", {}, `Compared with ${name}`),
-      h(
-        "table",
-        { class: "deltas", id: "compare-evaluators" },
-        h("caption", {}, "Per evaluator: pass rate and mean score, before → now"),
-        h("thead", {}, h("tr", {}, ["Evaluator", "Pass rate", "Δ pass rate (points)", "Mean score", "Δ mean score"].map((text) => h("th", { scope: "col" }, text)))),
-        h(
-          "tbody",
-          {},
-          evaluators.map((entry) =>
-            h(
-              "tr",
-              { "data-evaluator": entry.name },
-              h("th", { scope: "row" }, entry.name),
-              h("td", {}, `${percent(entry.passRate[0])} → ${percent(entry.passRate[1])}`),
-              h("td", { class: sign(entry.passRateDelta) }, delta(entry.passRateDelta)),
-              h("td", {}, `${fixed(entry.meanScore[0])} → ${fixed(entry.meanScore[1])}`),
-              h("td", { class: sign(entry.meanScoreDelta) }, delta(entry.meanScoreDelta, 3, 1)),
-            ),
-          ),
-        ),
-      ),
-      h("h3", { id: "compare-changed-title" }, `${plural(changed.length, "entry", "entries")} whose verdict changed`),
-      h(
-        "ul",
-        { class: "changed", id: "compare-changed", "aria-labelledby": "compare-changed-title" },
-        changed.slice(0, 500).map(({ row, old, evaluators: moved }) =>
-          h(
-            "li",
-            {},
-            h(
-              "button",
-              { type: "button", class: "link", onclick: () => this.open(row.position) },
-              `${entryLabel(row)}: ${old ? old.status : "new"} → ${row.status}`,
-            ),
-            moved.length > 0 ? ` (${moved.map((entry) => `${entry.evaluator} ${entry.before ?? "absent"} → ${entry.after}`).join(", ")})` : "",
-          ),
-        ),
-      ),
-      changed.length > 500 ? h("p", {}, `… and ${changed.length - 500} more`) : null,
-    );
-    this.compareBox.hidden = false;
-  }
 }
 
 /**
@@ -306,15 +260,6 @@ export function headline({ total, pass, fail, partial, error, skipped, skippedVe
   parts.push(`n = ${total}`);
   if (skippedVerdicts) parts.push(`${plural(skippedVerdicts, "verdict")} skipped`);
   return parts.join(" · ");
-}
-
-function sign(value) {
-  if (value === null || value === 0) return "delta";
-  return value > 0 ? "delta delta-up" : "delta delta-down";
-}
-
-function fixed(value) {
-  return value === null ? "–" : value.toFixed(3);
 }
 
 export { Results };

@@ -211,3 +211,154 @@ fn the_html_page_and_the_out_file_are_written() {
     assert!(page.starts_with("<!DOCTYPE html>"));
     assert!(page.contains("class=\"degraded-strong\""), "{page}");
 }
+
+/// `agenteval compare` of two files of `tests/fixtures/compare/` (run from the repository root).
+fn compare_fixtures(baseline: &str, candidate: &str, extra: &[&str]) -> Output {
+    let fixture = |name: &str| format!("tests/fixtures/compare/{name}");
+    let mut args = vec!["compare".to_owned(), fixture(baseline), fixture(candidate)];
+    args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+    agenteval(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+fn json_of(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("{error}: {}", stderr(output)))
+}
+
+#[test]
+fn scored_foundry_rows_pair_by_their_id_column_and_gate_a_regression() {
+    let output = compare_fixtures(
+        "foundry-baseline.jsonl",
+        "foundry-candidate.jsonl",
+        &["--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let json = json_of(&output);
+    assert_eq!(json["baseline"]["dialect"], "foundry");
+    assert_eq!(json["pairing"]["key"], "id");
+    assert_eq!(json["pairing"]["matched"], 12);
+    assert_eq!(json["pairing"]["only_candidate"], 1);
+    assert_eq!(json["pairing"]["unmatched"][0]["key"], "case-new");
+    assert_eq!(json["pairing"]["unmatched"][0]["index"], 3);
+    let rate = &json["metrics"][0];
+    assert_eq!(
+        (&rate["evaluator"], &rate["metric"]),
+        (&Value::from("f1"), &Value::from("pass_rate"))
+    );
+    assert_eq!(rate["flips"]["pass_to_fail"], 10);
+    assert_eq!(rate["effect"], "degraded");
+    assert_eq!(json["metrics"][1]["type"], "continuous");
+    let changed: Vec<&str> = json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| item["changed"] == true)
+        .map(|item| item["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(changed.len(), 10);
+    assert!(!changed.contains(&"case-10") && !changed.contains(&"case-11"));
+    assert!(stderr(&output).contains("degraded: f1 pass rate"));
+}
+
+#[test]
+fn copilot_studio_exports_pair_by_question_a_repeated_one_in_order() {
+    let output = compare_fixtures(
+        "copilot-baseline.csv",
+        "copilot-candidate.csv",
+        &["--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json = json_of(&output);
+    assert_eq!(json["candidate"]["dialect"], "copilot_studio");
+    assert_eq!(json["pairing"]["key"], "prompt");
+    assert_eq!(json["pairing"]["matched"], 4);
+    assert_eq!(json["pairing"]["unmatched"][0]["key"], "Opening hours?");
+    let items: Vec<(String, bool, String)> = json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            (
+                item["key"].as_str().unwrap().to_owned(),
+                item["changed"].as_bool().unwrap(),
+                item["candidate"]["ExactMatch"]["result"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("What is 2+2?", true, "fail"),
+        ("Capital of France?", false, "pass"),
+        ("Say yes", false, "pass"),
+        ("Say yes", true, "pass"),
+    ];
+    assert_eq!(
+        items,
+        expected.map(|(key, changed, result)| (key.to_owned(), changed, result.to_owned()))
+    );
+    assert_eq!(json["metrics"][0]["flips"]["fail_to_pass"], 1);
+    assert_eq!(json["metrics"][0]["flips"]["pass_to_fail"], 1);
+}
+
+#[test]
+fn a_run_report_pairs_by_item_index_with_a_report_or_a_scored_document_of_its_dialect() {
+    for candidate in ["m365-report.json", "m365-scored.json"] {
+        let output = compare_fixtures("m365-report.json", candidate, &["--format", "json"]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let json = json_of(&output);
+        assert_eq!(json["pairing"]["key"], "index", "{candidate}");
+        assert_eq!(json["pairing"]["matched"], 6, "{candidate}");
+        assert!(json["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|item| item["changed"] == false));
+        let evaluators: Vec<&str> = json["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|metric| metric["evaluator"].as_str().unwrap())
+            .collect();
+        assert!(evaluators.contains(&"partialMatch"), "{evaluators:?}");
+    }
+    let markdown = compare_fixtures("m365-report.json", "m365-report.json", &[]);
+    assert!(String::from_utf8_lossy(&markdown.stdout)
+        .contains("Paired by item index (a run report carries neither ids nor prompts)"));
+}
+
+#[test]
+fn runs_of_different_dialects_exit_2_naming_both_files_and_dialects() {
+    for (baseline, candidate, message) in [
+        (
+            "m365-scored.json",
+            "foundry-candidate.jsonl",
+            "compare/m365-scored.json is m365 (scored M365 document) and \
+             tests/fixtures/compare/foundry-candidate.jsonl is foundry (scored Foundry rows): \
+             the dialects differ",
+        ),
+        (
+            "copilot-baseline.csv",
+            "m365-report.json",
+            "compare/copilot-baseline.csv is copilot_studio (Copilot Studio results export) \
+             and tests/fixtures/compare/m365-report.json is m365 (agenteval run report): the \
+             dialects differ",
+        ),
+    ] {
+        let output = compare_fixtures(baseline, candidate, &[]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(stderr(&output).contains(message), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn an_unscored_foundry_or_copilot_studio_input_exits_2_saying_it_carries_no_scores() {
+    for unscored in ["foundry-baseline.input.jsonl", "copilot-baseline.input.csv"] {
+        let output = compare_fixtures("foundry-baseline.jsonl", unscored, &[]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let message = stderr(&output);
+        assert!(message.contains(unscored), "{message}");
+        assert!(message.contains("carries no scores"), "{message}");
+    }
+}

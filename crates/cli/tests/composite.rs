@@ -67,7 +67,7 @@ fn output_quality_judges_every_member_in_one_call_and_passes_only_when_all_appli
         (&pass["result"], &pass["score"], &pass["threshold"]),
         (&json!("pass"), &json!(1.0), &json!(1.0))
     );
-    assert_eq!(pass["details"]["prompt_version"], "output_quality/v1");
+    assert_eq!(pass["details"]["prompt_version"], "output_quality/v2");
     assert_eq!(
         pass["details"]["components"].as_array().map(Vec::len),
         Some(6)
@@ -118,6 +118,14 @@ fn foundry_tool_use_quality_rates_the_tool_members() {
     std::fs::write(&file, format!("{criteria}\n{row}\n")).expect("rows written");
     let scored = support::score_with_openai_judge(&file, &judge.url());
     assert_eq!(scored["tools_result"], "pass", "{scored:#}");
+    assert_eq!(
+        scored["tools_properties"]["evaluation_level"], "turn",
+        "configured"
+    );
+    assert_eq!(
+        scored["output_properties"]["evaluation_level"], "turn",
+        "query and response: a turn"
+    );
     let output_result = scored["output_result"].as_str().unwrap_or("");
     assert!(
         output_result == "pass" || output_result == "fail",

@@ -113,7 +113,7 @@ fn a_rubric_is_judged_in_one_call_per_item_with_the_seeds_scores() {
     assert_eq!(pass["result"], "pass");
     assert!((pass["score"].as_f64().unwrap_or(0.0) - 0.941_935_483_9).abs() < 5e-11);
     assert_eq!(pass["threshold"], 0.5);
-    assert_eq!(pass["details"]["prompt_version"], "rubric/v1");
+    assert_eq!(pass["details"]["prompt_version"], "rubric/v2");
     let dimensions = pass["details"]["dimension_scores"]
         .as_array()
         .expect("dimension_scores");

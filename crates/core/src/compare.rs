@@ -6,10 +6,11 @@
 //! as JSON, Markdown or HTML. One implementation for the CLI's `compare`, the package's
 //! `compare()` and the page. No IO.
 //!
-//! Layers: `stats` (numbers only) and `runs` (a scored file read back by `scored::read`, as
-//! units) at the bottom; `pairing` over runs; `model` the report's types; `metrics` builds them;
+//! Layers: `stats` (numbers only), `inputs` (the scored files of every dialect read back) and
+//! `runs` (an input as units) at the bottom; `pairing` over runs; `model` the report's types; `metrics` builds them;
 //! `render` writes them; this module joins them.
 
+pub mod inputs;
 pub mod metrics;
 pub mod model;
 pub mod pairing;
@@ -108,7 +109,7 @@ pub fn compare_runs(
             Some(Unmatched {
                 run: side,
                 index: unit.index,
-                key: metrics::key_text(unit, pairs.key).to_owned(),
+                key: pairing::key_text(unit, pairs.key).into_owned(),
             })
         })
     })

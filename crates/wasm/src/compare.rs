@@ -19,8 +19,9 @@ const OPTIONS: [&str; 5] = [
     "format",
 ];
 
-/// Compares two scored runs (each text, bytes or a parsed value: a scored M365 eval document or
-/// runevals results): items paired by id or prompt, per evaluator a pass-rate and a score metric
+/// Compares two scored runs of one dialect (each text, bytes or a parsed value: a scored M365
+/// eval document, scored Foundry rows, a Copilot Studio results export, a run report or runevals
+/// results): items paired by id or prompt, per evaluator a pass-rate and a score metric
 /// with the paired test of its kind, intervals, effect, flips and the detectable difference.
 /// Returns the comparison (the JSON contract of `docs/formats.md` as a plain object), or with
 /// `options.format` (`json`, `md`, `html`) its export as a string. Throws an `Error` whose `code`

@@ -186,8 +186,9 @@ export interface CompareOptions {
   format?: CompareFormat;
 }
 /**
- * Compares two scored runs of one dataset (each a scored M365 eval document or runevals
- * results): items paired by id or prompt, per evaluator a pass-rate and a score metric with the
+ * Compares two scored runs of one dataset and dialect (each a scored M365 eval document, scored
+ * Foundry rows, a Copilot Studio results export, a run report or runevals results): items paired
+ * by id or prompt (a run report's by item index), per evaluator a pass-rate and a score metric with the
  * paired test of its kind, 95 % intervals, the effect and its strength, flips and the detectable
  * difference. With `format`, the export as text, byte for byte what `agenteval compare` writes.
  */

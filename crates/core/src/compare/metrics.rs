@@ -10,7 +10,7 @@ use super::model::{
     Direction, Effect, Flips, ItemVerdict, Metric, MetricName, MetricType, PairedItem, Strength,
     Test, Verdicts,
 };
-use super::pairing::{PairingKey, Pairs};
+use super::pairing::{key_text, Pairs};
 use super::runs::{Run, Unit, UnitResult};
 use super::stats;
 use crate::evaluators::{self, EvaluatorKind};
@@ -258,15 +258,9 @@ pub fn paired_items(baseline: &Run, candidate: &Run, pairs: &Pairs) -> Vec<Paire
             let (b, c) = (baseline.units.get(b)?, candidate.units.get(c)?);
             let baseline = verdicts(b);
             let candidate = verdicts(c);
-            let changed = baseline.0.len() != candidate.0.len()
-                || baseline.0.iter().any(|(name, verdict)| {
-                    !candidate
-                        .0
-                        .iter()
-                        .any(|(other, theirs)| other == name && theirs == verdict)
-                });
+            let changed = differs(&baseline, &candidate) || differs(&candidate, &baseline);
             Some(PairedItem {
-                key: key_text(b, pairs.key).to_owned(),
+                key: key_text(b, pairs.key).into_owned(),
                 baseline_index: b.index,
                 candidate_index: c.index,
                 turns: b.turns.max(c.turns),
@@ -278,12 +272,22 @@ pub fn paired_items(baseline: &Run, candidate: &Run, pairs: &Pairs) -> Vec<Paire
         .collect()
 }
 
-/// The text `unit` was paired by.
-pub fn key_text(unit: &Unit, key: PairingKey) -> &str {
-    match key {
-        PairingKey::Id => unit.id.as_deref().unwrap_or_default(),
-        PairingKey::Prompt => &unit.prompt,
-    }
+/// Whether an evaluator of `one` has another verdict or score in `other`, an evaluator that is
+/// absent counting as skipped (a scored document writes no skipped result that a run report
+/// lists).
+fn differs(one: &Verdicts, other: &Verdicts) -> bool {
+    let skipped = ItemVerdict {
+        result: Verdict::Skipped,
+        score: None,
+    };
+    one.0.iter().any(|(name, verdict)| {
+        let theirs = other
+            .0
+            .iter()
+            .find(|(other_name, _)| other_name == name)
+            .map_or(skipped, |(_, theirs)| *theirs);
+        theirs != *verdict
+    })
 }
 
 fn verdicts(unit: &Unit) -> Verdicts {

@@ -1,8 +1,11 @@
 //! Which unit of the baseline is which unit of the candidate: by id when every unit of both runs
 //! carries one (or by the field the caller names, which every unit must then carry), else by
 //! prompt; a key that repeats pairs its occurrences in order (the first with the first). The
-//! units left over are the only-in-baseline and only-in-candidate ones. Never by position.
+//! units left over are the only-in-baseline and only-in-candidate ones. Never by position, but
+//! for a run report, which carries neither ids nor prompts: its items pair by the item index the
+//! report gives them, and the comparison says so.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 
 use super::runs::{Run, Unit};
@@ -16,6 +19,8 @@ pub enum PairingKey {
     Id,
     /// Prompt text.
     Prompt,
+    /// The item's index in its dataset: a run report's only identity.
+    Index,
 }
 
 /// The pairs, as indexes into each run's units, and what was left over.
@@ -35,16 +40,20 @@ pub struct Pairs {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PairingError {
     /// The runs are of different dialects.
-    #[error("{baseline} is {baseline_dialect} and {candidate} is {candidate_dialect}: only runs of the same dialect can be compared")]
+    #[error("{baseline} is {baseline_dialect} ({baseline_form}) and {candidate} is {candidate_dialect} ({candidate_form}): the dialects differ; only runs of the same dialect can be compared")]
     Dialects {
         /// The baseline's name.
         baseline: String,
         /// Its dialect.
         baseline_dialect: &'static str,
+        /// What kind of file it is.
+        baseline_form: &'static str,
         /// The candidate's name.
         candidate: String,
         /// Its dialect.
         candidate_dialect: &'static str,
+        /// What kind of file it is.
+        candidate_form: &'static str,
     },
     /// A key field was named and a unit does not carry it.
     #[error("{run}: item {index} has no `{field}` (nor `extensions.{field}`) to pair by")]
@@ -69,8 +78,10 @@ pub fn pair(baseline: &Run, candidate: &Run, field: Option<&str>) -> Result<Pair
         return Err(PairingError::Dialects {
             baseline: baseline.name.clone(),
             baseline_dialect: baseline.dialect.as_str(),
+            baseline_form: baseline.form.as_str(),
             candidate: candidate.name.clone(),
             candidate_dialect: candidate.dialect.as_str(),
+            candidate_form: candidate.form.as_str(),
         });
     }
     if let Some(field) = field {
@@ -87,22 +98,31 @@ pub fn pair(baseline: &Run, candidate: &Run, field: Option<&str>) -> Result<Pair
     let every_unit_has_an_id = [baseline, candidate]
         .iter()
         .all(|run| run.units.iter().all(|unit| unit.id.is_some()));
-    let (key, key_of): (PairingKey, fn(&Unit) -> &str) = if every_unit_has_an_id {
-        (PairingKey::Id, |unit| {
-            unit.id.as_deref().unwrap_or_default()
-        })
+    let identified = [baseline, candidate]
+        .iter()
+        .all(|run| run.form.identifies_items());
+    let key = if every_unit_has_an_id {
+        PairingKey::Id
+    } else if identified {
+        PairingKey::Prompt
     } else {
-        (PairingKey::Prompt, |unit| unit.prompt.as_str())
+        PairingKey::Index
     };
-    let mut waiting: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    let mut waiting: HashMap<Cow<str>, VecDeque<usize>> = HashMap::new();
     for (place, unit) in candidate.units.iter().enumerate() {
-        waiting.entry(key_of(unit)).or_default().push_back(place);
+        waiting
+            .entry(key_text(unit, key))
+            .or_default()
+            .push_back(place);
     }
     let mut matched = Vec::with_capacity(baseline.units.len().min(candidate.units.len()));
     let mut only_baseline = Vec::new();
     let mut taken = vec![false; candidate.units.len()];
     for (place, unit) in baseline.units.iter().enumerate() {
-        match waiting.get_mut(key_of(unit)).and_then(VecDeque::pop_front) {
+        match waiting
+            .get_mut(&key_text(unit, key))
+            .and_then(VecDeque::pop_front)
+        {
             Some(partner) => {
                 if let Some(slot) = taken.get_mut(partner) {
                     *slot = true;
@@ -124,4 +144,13 @@ pub fn pair(baseline: &Run, candidate: &Run, field: Option<&str>) -> Result<Pair
         only_baseline,
         only_candidate,
     })
+}
+
+/// The text `unit` is paired by under `key`.
+pub fn key_text(unit: &Unit, key: PairingKey) -> Cow<'_, str> {
+    match key {
+        PairingKey::Id => Cow::Borrowed(unit.id.as_deref().unwrap_or_default()),
+        PairingKey::Prompt => Cow::Borrowed(&unit.prompt),
+        PairingKey::Index => Cow::Owned(unit.index.to_string()),
+    }
 }

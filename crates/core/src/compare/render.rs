@@ -182,6 +182,9 @@ fn pairing_sentence(pairing: &PairingSummary) -> String {
         (PairingKey::Id, Some(field)) => format!("`{field}`"),
         (PairingKey::Id, None) => "id".to_owned(),
         (PairingKey::Prompt, _) => "prompt".to_owned(),
+        (PairingKey::Index, _) => {
+            "item index (a run report carries neither ids nor prompts)".to_owned()
+        }
     };
     let mut sentence = format!(
         "Paired by {key}: {} matched, {} only in the baseline, {} only in the candidate.",

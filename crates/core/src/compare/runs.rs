@@ -1,14 +1,14 @@
-//! One side of a comparison: a scored file read back by `scored::read` (a scored M365 document or
-//! runevals results), grouped into units — a single-turn item, or a whole thread, since a thread's
-//! turns are not independent samples — each with the keys it can be paired by and one verdict
-//! per evaluator. Reads identity fields only (ids, prompts); every result comes from the run
-//! report `scored::read` makes. No IO.
+//! One side of a comparison: a scored file read back by [`inputs`], grouped into units — a
+//! single-turn item, or a whole thread, since a thread's turns are not independent samples —
+//! each with the keys it can be paired by and one verdict per evaluator. No IO.
 
 use crate::evaluators;
-use crate::json::{self, Value};
+use crate::json::Value;
 use crate::outcome::Verdict;
-use crate::report::{CaseOutcome, Dialect, RunReport};
-use crate::scored::{self, ReadError};
+use crate::report::{CaseOutcome, Dialect};
+use crate::scored::ReadError;
+
+use super::inputs::{self, Form, Input};
 
 /// A scored run, ready to pair.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,8 +17,8 @@ pub struct Run {
     pub name: String,
     /// The dialect its report was read as.
     pub dialect: Dialect,
-    /// What kind of file it was, for messages (`scored M365 document`, `runevals results`).
-    pub form: &'static str,
+    /// What kind of file it was.
+    pub form: Form,
     /// Its items and threads, in input order.
     pub units: Vec<Unit>,
 }
@@ -53,122 +53,28 @@ pub struct UnitResult {
     pub score: Option<f64>,
 }
 
-/// Reads `bytes`, a scored file called `name`, as a run whose units carry ids from `key` (a
-/// field of the item, or of its `extensions`) when it is given.
+/// Reads `bytes`, a scored file called `name` (any form [`inputs`] reads), as a run whose units
+/// carry ids from `key` (a field of the item, or of its `extensions`) when it is given.
 ///
 /// # Errors
-/// As [`scored::read_report`]: the input is not JSON, or carries no results, or its results are
-/// not where they belong.
+/// As [`inputs::read`]: the input carries no results, or cannot be read.
 pub fn read(name: &str, bytes: &[u8], key: Option<&str>) -> Result<Run, ReadError> {
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let Ok(value) = json::parse_dataset(text) else {
-        return Err(match scored::read_report(bytes) {
-            Err(error) => error,
-            Ok(_) => ReadError::Invalid(crate::InputError::one(crate::Diagnostic::whole(
-                "the input could not be read as JSON",
-            ))),
-        });
-    };
-    read_value(name, value, key)
+    Ok(from_input(name, inputs::read(bytes, key)?))
 }
 
 /// [`read`] over an already-parsed value.
 ///
 /// # Errors
-/// As [`scored::read_report_value`].
+/// As [`inputs::read_value`].
 pub fn read_value(name: &str, value: Value, key: Option<&str>) -> Result<Run, ReadError> {
-    let (form, identities) = identities(&value, key);
-    let report = scored::read_report_value(value)?;
-    Ok(from_report(name, form, &report, identities))
+    Ok(from_input(name, inputs::read_value(value, key)?))
 }
 
-/// The identity of one item: its id, its prompt and its turns.
-struct Identity {
-    id: Option<String>,
-    prompt: String,
-    turns: usize,
-}
-
-/// What kind of file `value` is and the identity of each of its items.
-fn identities(value: &Value, key: Option<&str>) -> (&'static str, Vec<Identity>) {
-    if let Some(entries) = value.get("individual_results").and_then(Value::as_array) {
-        let identities = entries
-            .iter()
-            .map(|entry| Identity {
-                id: key.and_then(|key| field(entry, key)),
-                prompt: entry.get("prompt").and_then(text).unwrap_or_default(),
-                turns: 0,
-            })
-            .collect();
-        return ("runevals results", identities);
-    }
-    let items = value
-        .get("items")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
-    let identities = items.iter().map(|item| item_identity(item, key)).collect();
-    ("scored M365 document", identities)
-}
-
-fn item_identity(item: &Value, key: Option<&str>) -> Identity {
-    let turns = item.get("turns").and_then(Value::as_array);
-    let id = match key {
-        Some(key) => field(item, key),
-        None => extension(item, "id").or_else(|| {
-            turns.and_then(|_| {
-                ["conversation_id", "name"]
-                    .iter()
-                    .find_map(|name| item.get(*name).and_then(text))
-            })
-        }),
-    };
-    let prompt = match turns {
-        Some(turns) => turns
-            .iter()
-            .map(|turn| turn.get("prompt").and_then(text).unwrap_or_default())
-            .collect::<Vec<_>>()
-            .join("\n"),
-        None => item.get("prompt").and_then(text).unwrap_or_default(),
-    };
-    Identity {
-        id,
-        prompt,
-        turns: turns.map_or(0, Vec::len),
-    }
-}
-
-/// `key` of `object` as text: its own member, else the member of its `extensions`.
-fn field(object: &Value, key: &str) -> Option<String> {
-    object
-        .get(key)
-        .and_then(text)
-        .or_else(|| extension(object, key))
-}
-
-/// `key` of `object`'s `extensions`, as text.
-fn extension(object: &Value, key: &str) -> Option<String> {
-    object.get("extensions")?.get(key).and_then(text)
-}
-
-/// A string, or a number's text; nothing else identifies an item.
-fn text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(text) => Some(text.clone()),
-        Value::Number(number) => Some(number.to_string()),
-        _ => None,
-    }
-}
-
-/// The units of `report`, an entry's index naming its item in `identities`.
-fn from_report(
-    name: &str,
-    form: &'static str,
-    report: &RunReport,
-    identities: Vec<Identity>,
-) -> Run {
-    let mut units: Vec<Unit> = Vec::with_capacity(identities.len());
-    let mut identities = identities.into_iter().enumerate().peekable();
-    let mut entries = report.items.iter().peekable();
+/// The units of `input`, an entry's index naming its item in the identities.
+fn from_input(name: &str, input: Input) -> Run {
+    let mut units: Vec<Unit> = Vec::with_capacity(input.identities.len());
+    let mut identities = input.identities.into_iter().enumerate().peekable();
+    let mut entries = input.entries.iter().peekable();
     while let Some(entry) = entries.next() {
         let mut group = vec![entry];
         while let Some(next) = entries.next_if(|next| next.index == entry.index) {
@@ -191,13 +97,13 @@ fn from_report(
             turns,
             id,
             prompt,
-            results: combine(&group, report.dialect),
+            results: combine(&group, input.dialect),
         });
     }
     Run {
         name: name.to_owned(),
-        dialect: report.dialect,
-        form,
+        dialect: input.dialect,
+        form: input.form,
         units,
     }
 }

@@ -184,16 +184,144 @@ fn a_named_key_field_must_be_on_every_item() {
 }
 
 #[test]
-fn runs_of_different_dialects_are_refused_naming_both() {
-    let baseline = run("m365.json", &passing(3));
-    let mut candidate = baseline.clone();
-    candidate.name = "foundry.jsonl".to_owned();
-    candidate.dialect = Dialect::Foundry;
-    let error = compare_runs(&baseline, &candidate, &CompareOptions::default()).unwrap_err();
+fn runs_of_different_dialects_are_refused_naming_both_files_and_dialects() {
+    let baseline = document(&passing(3));
+    let candidate = foundry(&[(Some("a"), "q", "pass", 0.9)]);
+    let error = compare(
+        ("m365.json", &baseline),
+        ("foundry.jsonl", candidate.as_bytes()),
+        &CompareOptions::default(),
+    )
+    .unwrap_err();
     assert_eq!(
         error.to_string(),
-        "m365.json is m365 and foundry.jsonl is foundry: only runs of the same dialect can be compared"
+        "m365.json is m365 (scored M365 document) and foundry.jsonl is foundry (scored Foundry \
+         rows): the dialects differ; only runs of the same dialect can be compared"
     );
+}
+
+/// Scored Foundry rows (JSON Lines): per row its optional `id`, its `query` and its `f1`
+/// verdict and score.
+fn foundry(rows: &[(Option<&str>, &str, &str, f64)]) -> String {
+    rows.iter()
+        .map(|(id, query, result, score)| {
+            let id = id.map_or(String::new(), |id| format!(r#""id": "{id}", "#));
+            format!(
+                "{{{id}\"query\": \"{query}\", \"f1\": {score}, \"f1_score\": {score}, \"f1_result\": \"{result}\", \"f1_threshold\": 0.5}}\n"
+            )
+        })
+        .collect()
+}
+
+fn compared_texts(baseline: &str, candidate: &str) -> Comparison {
+    compare(
+        ("baseline", baseline.as_bytes()),
+        ("candidate", candidate.as_bytes()),
+        &CompareOptions::default(),
+    )
+    .unwrap()
+}
+
+fn item_keys(comparison: &Comparison) -> Vec<(&str, usize, usize)> {
+    comparison
+        .items
+        .iter()
+        .map(|item| (item.key.as_str(), item.baseline_index, item.candidate_index))
+        .collect()
+}
+
+#[test]
+fn foundry_rows_pair_by_their_id_column_and_by_query_when_a_row_has_none() {
+    let baseline = foundry(&[
+        (Some("a"), "q1", "pass", 0.9),
+        (Some("b"), "q2", "fail", 0.1),
+    ]);
+    let renamed = foundry(&[
+        (Some("new"), "q0", "pass", 0.7),
+        (Some("b"), "q2 reworded", "pass", 0.8),
+        (Some("a"), "q1", "pass", 0.9),
+    ]);
+    let by_id = compared_texts(&baseline, &renamed);
+    assert_eq!(by_id.pairing.key, PairingKey::Id);
+    assert_eq!(item_keys(&by_id), [("a", 0, 2), ("b", 1, 1)]);
+    assert_eq!(by_id.pairing.only_candidate, 1);
+    assert_eq!(by_id.pairing.unmatched[0].key, "new");
+    assert_eq!(
+        by_id.metrics[0].flips,
+        Some(Flips {
+            pass_to_fail: 0,
+            fail_to_pass: 1
+        })
+    );
+
+    let one_without_id = foundry(&[(Some("a"), "q1", "pass", 0.9), (None, "q2", "fail", 0.1)]);
+    let by_query = compared_texts(&one_without_id, &renamed);
+    assert_eq!(by_query.pairing.key, PairingKey::Prompt);
+    assert_eq!(item_keys(&by_query), [("q1", 0, 2)]);
+    assert_eq!(
+        (
+            by_query.pairing.only_baseline,
+            by_query.pairing.only_candidate
+        ),
+        (1, 2)
+    );
+}
+
+fn copilot_export(rows: &[(&str, &str)]) -> String {
+    let mut text = "question,expectedResponse,actualResponse,testMethodType_1,result_1,passingScore_1,explanation_1\r\n".to_owned();
+    for (question, result) in rows {
+        text.push_str(&format!("{question},e,a,ExactMatch,{result},,\r\n"));
+    }
+    text
+}
+
+#[test]
+fn copilot_studio_exports_pair_by_question_a_repeated_one_by_occurrence() {
+    let baseline = copilot_export(&[("Same?", "Pass"), ("Other?", "Pass"), ("Same?", "Fail")]);
+    let candidate = copilot_export(&[
+        ("Inserted?", "Pass"),
+        ("Same?", "Pass"),
+        ("Same?", "Pass"),
+        ("Other?", "Pass"),
+    ]);
+    let comparison = compared_texts(&baseline, &candidate);
+    assert_eq!(comparison.baseline.dialect, Dialect::CopilotStudio);
+    assert_eq!(comparison.pairing.key, PairingKey::Prompt);
+    assert_eq!(
+        item_keys(&comparison),
+        [("Same?", 0, 1), ("Other?", 1, 3), ("Same?", 2, 2)]
+    );
+    let changed: Vec<bool> = comparison.items.iter().map(|item| item.changed).collect();
+    assert_eq!(changed, [false, false, true]);
+    assert_eq!(comparison.pairing.only_candidate, 1);
+    assert_eq!(comparison.metrics[0].evaluator, "ExactMatch");
+}
+
+#[test]
+fn run_reports_carry_no_identity_and_pair_by_item_index_saying_so() {
+    let scored = |items: &[String]| {
+        crate::report::to_json(&crate::scored::read_report(&document(items)).unwrap())
+    };
+    let baseline = scored(&passing(3));
+    let mut changed = passing(3);
+    changed[1] = item(None, "question 1", ("fail", 2.0), ("pass", 0.8));
+    let comparison = compared_texts(&baseline, &scored(&changed));
+    assert_eq!(comparison.pairing.key, PairingKey::Index);
+    assert_eq!(
+        item_keys(&comparison),
+        [("0", 0, 0), ("1", 1, 1), ("2", 2, 2)]
+    );
+    assert_eq!(
+        comparison.items.iter().filter(|item| item.changed).count(),
+        1
+    );
+    let markdown = render(&comparison, Format::Markdown);
+    assert!(
+        markdown.contains("Paired by item index (a run report carries neither ids nor prompts)"),
+        "{markdown}"
+    );
+    let json = render(&comparison, Format::Json);
+    assert!(json.contains(r#""key":"index""#), "{json}");
 }
 
 #[test]
@@ -442,4 +570,61 @@ fn writing_gives_the_bytes_rendering_gives() {
             render(&comparison, format)
         );
     }
+}
+
+#[test]
+fn an_evaluator_absent_on_one_side_counts_as_skipped_there_for_changed() {
+    let unit = |prompt: &str, results: &[(&str, Verdict)]| runs::Unit {
+        index: 0,
+        turns: 0,
+        id: None,
+        prompt: prompt.to_owned(),
+        results: results
+            .iter()
+            .map(|(evaluator, result)| runs::UnitResult {
+                evaluator: (*evaluator).to_owned(),
+                result: *result,
+                score: None,
+            })
+            .collect(),
+    };
+    let run = |name: &str, units: Vec<runs::Unit>| Run {
+        name: name.to_owned(),
+        dialect: Dialect::M365,
+        form: inputs::Form::M365Document,
+        units,
+    };
+    let baseline = run(
+        "b",
+        vec![
+            unit(
+                "p",
+                &[
+                    ("exactMatch", Verdict::Pass),
+                    ("coherence", Verdict::Skipped),
+                ],
+            ),
+            unit(
+                "q",
+                &[
+                    ("exactMatch", Verdict::Pass),
+                    ("coherence", Verdict::Skipped),
+                ],
+            ),
+        ],
+    );
+    let candidate = run(
+        "c",
+        vec![
+            unit("p", &[("exactMatch", Verdict::Pass)]),
+            unit(
+                "q",
+                &[("exactMatch", Verdict::Pass), ("coherence", Verdict::Pass)],
+            ),
+        ],
+    );
+    let comparison = compare_runs(&baseline, &candidate, &CompareOptions::default()).unwrap();
+    assert_eq!(comparison.pairing.key, PairingKey::Prompt);
+    let changed: Vec<bool> = comparison.items.iter().map(|item| item.changed).collect();
+    assert_eq!(changed, [false, true]);
 }

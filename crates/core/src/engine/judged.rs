@@ -167,10 +167,10 @@ pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
         return EvalResult::skipped(&call.label, CANCELLED_REASON);
     }
     let mut result = call.combine(results);
-    if let (Some(warning), Verdict::Pass | Verdict::Fail) = (&call.warning, result.result) {
-        result
-            .details
-            .insert("warning", crate::json::Value::from(warning.as_str()));
+    if matches!(result.result, Verdict::Pass | Verdict::Fail) {
+        for (key, value) in &call.notes {
+            result.details.insert(*key, value.clone());
+        }
     }
     result
 }
@@ -380,7 +380,7 @@ mod tests {
                 ))),
                 TurnCall::Judged(request("turn two")),
             ],
-            warning: None,
+            notes: Vec::new(),
         };
         let result = block_on(judge(&call, &scheduler));
         assert_eq!(transport.sent.borrow().len(), 2);

@@ -13,6 +13,7 @@ pub mod copilot_studio;
 mod early;
 pub(crate) mod entailment;
 mod groundedness;
+mod level;
 mod limited_support;
 mod prompt;
 mod quality;
@@ -470,14 +471,14 @@ impl Evaluator for Standard {
                 Err(early) => TurnCall::Early(self.early(*early)),
             })
             .collect();
-        let warning = limited_support::concerns(judge.class)
-            .then(|| limited_support::warning(inputs))
-            .flatten();
+        let notes = limited_support::concerns(judge.class)
+            .then(|| limited_support::note(inputs))
+            .flatten()
+            .into_iter()
+            .collect::<Vec<_>>();
         if turns.len() <= 1 {
             return Some(match turns.pop() {
-                Some(TurnCall::Judged(request)) => {
-                    Ok(self.call(judge, request, Vec::new(), warning))
-                }
+                Some(TurnCall::Judged(request)) => Ok(self.call(judge, request, Vec::new(), notes)),
                 Some(TurnCall::Early(early)) => Err(early),
                 None => Err(Box::new(combine_turns(&self.label, Vec::new()))),
             });
@@ -487,7 +488,7 @@ impl Evaluator for Standard {
             TurnCall::Early(_) => None,
         });
         Some(match first {
-            Some(request) => Ok(self.call(judge, request, turns, warning)),
+            Some(request) => Ok(self.call(judge, request, turns, notes)),
             None => {
                 let results = turns
                     .into_iter()
@@ -520,7 +521,7 @@ impl Standard {
         judge: &Judge,
         request: JudgeRequest,
         turns: Vec<TurnCall>,
-        warning: Option<String>,
+        notes: Vec<(&'static str, Value)>,
     ) -> JudgeCall {
         JudgeCall {
             label: self.label.clone(),
@@ -532,7 +533,7 @@ impl Standard {
                 dimensions: None,
             },
             turns,
-            warning,
+            notes,
         }
     }
 

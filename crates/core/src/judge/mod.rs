@@ -46,9 +46,9 @@ pub struct JudgeCall {
     /// A multi-turn conversation's turns in order, judged one by one and combined by
     /// [`JudgeCall::combine`]; empty for a single call, which is [`JudgeCall::request`].
     pub turns: Vec<TurnCall>,
-    /// A warning the verdict carries in `details.warning` (a tool the judge supports only in
-    /// part).
-    pub warning: Option<String>,
+    /// Details the call's pass or fail carries beside the judge's (`warning`: a tool the judge
+    /// supports only in part; `evaluation_level`: what was judged).
+    pub notes: Vec<(&'static str, crate::json::Value)>,
 }
 
 /// One turn of a multi-turn judge call.

@@ -13,8 +13,9 @@
 
 use std::sync::Arc;
 
+use super::level::Level;
 use super::prompt::{fence, Section};
-use super::shown::{shown_context, shown_conversation, shown_response};
+use super::shown::shown_context;
 use super::{convert, early, render, CriterionModel, NO_JUDGE_REASON};
 use crate::evaluators::Evaluator;
 use crate::inputs::Inputs;
@@ -80,7 +81,7 @@ impl Kind {
             Kind::OutputQuality => "output_quality",
             Kind::ToolUseQuality => "tool_use_quality",
         };
-        PromptId { name, version: 1 }
+        PromptId { name, version: 2 }
     }
 
     fn task(self) -> &'static str {
@@ -100,6 +101,8 @@ struct CompositeJudge {
     label: String,
     kind: Kind,
     model: CriterionModel,
+    /// `evaluation_level`; `None`: the inputs' shape decides.
+    level: Option<Level>,
 }
 
 /// Builds `output_quality` (M365 name or `builtin.output_quality`).
@@ -145,17 +148,11 @@ fn build(kind: Kind, label: &str, options: Options<'_>) -> Result<Box<dyn Evalua
             )));
         }
     }
-    if let Some(level) = options.get("evaluation_level") {
-        if !matches!(level.as_str(), Some("turn" | "conversation")) {
-            return Err(ConfigError::new(format!(
-                "option `evaluation_level` must be \"turn\" or \"conversation\", got {level}"
-            )));
-        }
-    }
     Ok(Box::new(CompositeJudge {
         label: label.to_owned(),
         kind,
         model: CriterionModel::read(&options)?,
+        level: Level::option(&options)?,
     }))
 }
 
@@ -207,23 +204,8 @@ impl CompositeJudge {
             .iter()
             .filter(|member| member.id != "groundedness" || context.is_some() || tool_results)
             .collect();
-        let mut sections = Vec::with_capacity(4);
-        match inputs.get("query").or_else(|| inputs.get("prompt")) {
-            Some(query) => {
-                sections.push(Section::new(
-                    "QUERY",
-                    shown_conversation(Some(query), true, true),
-                ));
-                sections.push(Section::new(
-                    "RESPONSE",
-                    shown_response(Some(response), true),
-                ));
-            }
-            None => sections.push(Section::new(
-                "CONVERSATION",
-                shown_conversation(Some(response), true, true),
-            )),
-        }
+        let level = Level::of(self.level, inputs);
+        let mut sections = level.sections(inputs, true);
         if let Some(definitions) = inputs.get("tool_definitions") {
             sections.push(Section::new(
                 "TOOL_DEFINITIONS",
@@ -242,6 +224,7 @@ impl CompositeJudge {
                         weight: 1.0,
                         always_applicable: false,
                         scale: member.scale,
+                        category: None,
                     })
                     .collect(),
             },
@@ -254,7 +237,7 @@ impl CompositeJudge {
                 prompt: self.kind.prompt(),
                 model: self.model.name.clone(),
                 reasoning: self.model.reasoning,
-                messages: self.messages(&members, &sections),
+                messages: self.messages(&members, &sections, level),
                 params: ModelParams {
                     temperature: 0.0,
                     max_tokens: 1500,
@@ -268,11 +251,19 @@ impl CompositeJudge {
                 dimensions: Some(Arc::new(composite) as _),
             },
             turns: Vec::new(),
-            warning: super::limited_support::warning(inputs),
+            notes: super::limited_support::note(inputs)
+                .into_iter()
+                .chain([("evaluation_level", Value::from(level.as_str()))])
+                .collect(),
         })
     }
 
-    fn messages(&self, members: &[&Member], sections: &[Section]) -> Vec<ChatMessage> {
+    fn messages(
+        &self,
+        members: &[&Member],
+        sections: &[Section],
+        level: Level,
+    ) -> Vec<ChatMessage> {
         let fenced = fence(sections);
         let threshold = crate::text::decimal::plain(MEMBER_THRESHOLD);
         let listed: Vec<String> = members
@@ -305,7 +296,7 @@ impl CompositeJudge {
             "You are an impartial evaluator of an AI agent's output.\n\n\
              Task: {task}. Rate each dimension below on its own scale, judging only what it asks, \
              with a one-sentence reason; a dimension the data gives nothing to judge does not \
-             apply.\n\n\
+             apply.\n{level}\n\n\
              Dimensions (id, scale, what it asks):\n{listed}\n\n\
              Dimension ids: {ids}\n\
              Dimension scales: {scales}\n\n\
@@ -320,6 +311,7 @@ impl CompositeJudge {
              \"dimensions\": [], \"status\": \"skipped\"}}.\n\n\
              Prompt: agenteval {label}",
             task = self.kind.task(),
+            level = level.instruction(),
             listed = listed.join("\n"),
             scales = Value::Object(scales),
             instruction = fenced.instruction,
@@ -377,7 +369,7 @@ mod tests {
         let grounded = bare.clone().with("context", &context);
         let call = prepared(Kind::OutputQuality, &grounded).unwrap();
         assert_eq!(members(&call).len(), 6);
-        assert_eq!(call.request.prompt.label(), "output_quality/v1");
+        assert_eq!(call.request.prompt.label(), "output_quality/v2");
         let system = &call.request.messages[0];
         assert_eq!(system.role, Role::System);
         assert!(system
@@ -407,9 +399,71 @@ mod tests {
         let inputs = Inputs::new().with("response", &calls);
         let call = prepared(Kind::ToolUseQuality, &inputs).unwrap();
         assert_eq!(members(&call).len(), 5);
-        assert!(call.request.messages[1]
+        assert!(call.request.messages[1].content.starts_with("<<<RESPONSE "));
+    }
+
+    #[test]
+    fn the_evaluation_level_changes_what_the_judge_is_shown_and_is_reported() {
+        let messages = crate::json!([
+            {"role": "user", "content": "Weather in Paris?"},
+            {"role": "assistant", "content": "Sunny."},
+            {"role": "user", "content": "And in Rome?"},
+            {"role": "assistant", "content": [{"type": "tool_call", "tool_call_id": "c1", "name": "get_weather", "arguments": {"city": "Rome"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": [{"type": "tool_result", "tool_result": {"temp": 25}}]},
+            {"role": "assistant", "content": "25 degrees in Rome."}
+        ]);
+        let inputs = Inputs::new().with("messages", &messages);
+        let with_level = |level: Option<&str>| {
+            let options = match level {
+                Some(level) => crate::json!({"evaluation_level": level}),
+                None => crate::json!({}),
+            };
+            build(
+                Kind::ToolUseQuality,
+                "c",
+                Options::new(options.as_object().unwrap()),
+            )
+            .unwrap()
+            .judge(&inputs)
+            .unwrap()
+            .unwrap()
+        };
+        let by_shape = with_level(None);
+        let conversation = with_level(Some("conversation"));
+        let turn = with_level(Some("turn"));
+        assert_eq!(
+            by_shape.request.messages, conversation.request.messages,
+            "messages alone: the conversation"
+        );
+        assert!(conversation.request.messages[0]
+            .content
+            .contains("Evaluation level: conversation."));
+        assert!(conversation.request.messages[1]
             .content
             .starts_with("<<<CONVERSATION "));
+        assert!(turn.request.messages[0]
+            .content
+            .contains("Evaluation level: turn."));
+        let shown = &turn.request.messages[1].content;
+        assert!(shown.starts_with("<<<EARLIER_MESSAGES "), "{shown}");
+        assert!(shown.contains("<<<USER_TURN "), "{shown}");
+        assert!(shown.contains("<<<RESPONSE "), "{shown}");
+        assert_ne!(turn.request.messages, conversation.request.messages);
+        let level = |call: &JudgeCall| {
+            call.notes
+                .iter()
+                .find(|(key, _)| *key == "evaluation_level")
+                .map(|(_, value)| value.clone())
+        };
+        assert_eq!(level(&turn), Some(Value::from("turn")));
+        assert_eq!(level(&conversation), Some(Value::from("conversation")));
+        let bad = crate::json!({"evaluation_level": "item"});
+        assert!(build(
+            Kind::OutputQuality,
+            "c",
+            Options::new(bad.as_object().unwrap())
+        )
+        .is_err());
     }
 
     #[test]

@@ -144,7 +144,7 @@ pub fn text_similarity(label: &str, texts: RowTexts<'_>, passing_score: f64) -> 
             dimensions: Some(Arc::new(method) as _),
         },
         turns: Vec::new(),
-        warning: None,
+        notes: Vec::new(),
     }
 }
 
@@ -171,7 +171,7 @@ fn call(
             dimensions: Some(Arc::new(method) as _),
         },
         turns: Vec::new(),
-        warning: None,
+        notes: Vec::new(),
     }
 }
 

@@ -104,7 +104,7 @@ pub fn call(label: &str, items: &[&str], hits: &[ShownHit<'_>], finish: Arc<Fini
             }) as _),
         },
         turns: Vec::new(),
-        warning: None,
+        notes: Vec::new(),
     }
 }
 

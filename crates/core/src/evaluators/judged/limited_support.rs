@@ -35,8 +35,13 @@ pub(super) fn concerns(class: &str) -> bool {
     JUDGES.contains(&class)
 }
 
+/// The `warning` a verdict on `inputs` carries, when the conversation calls any of the tools.
+pub(super) fn note(inputs: &Inputs<'_>) -> Option<(&'static str, Value)> {
+    warning(inputs).map(|warning| ("warning", Value::from(warning)))
+}
+
 /// The warning for a verdict on `inputs`, when the conversation calls any of the tools.
-pub(super) fn warning(inputs: &Inputs<'_>) -> Option<String> {
+fn warning(inputs: &Inputs<'_>) -> Option<String> {
     let mut called: Vec<&'static str> = Vec::new();
     for field in ["query", "response", "messages", "actions", "tool_calls"] {
         if let Some(value) = inputs.get(field) {

@@ -1,14 +1,15 @@
 //! The Rubric judge (spec §2, after Foundry's rubric evaluators): its options — the dimensions
 //! `{id, description, weight, always_applicable?}`, each checked, a bad one named by its JSON
-//! pointer in the options — its prompt (`rubric/v1`: the rubric in the system message, the item's
+//! pointer in the options — its prompt (`rubric/v2`: the rubric in the system message, the item's
 //! text fenced as data as in every judged prompt), and the one call that rates every dimension.
 //! Reading the reply and the weighted score are `reading`'s; this module decides nothing
 //! from the reply.
 
 use std::sync::Arc;
 
+use super::level::Level;
 use super::prompt::{fence, Section};
-use super::shown::{shown_context, shown_conversation, shown_response, shown_text};
+use super::shown::{shown_context, shown_text};
 use super::{convert, early, render, NO_JUDGE_REASON};
 use crate::evaluators::Evaluator;
 use crate::inputs::Inputs;
@@ -26,14 +27,20 @@ use crate::text::decimal;
 /// The prompt's name and version; any change to its text bumps the version.
 pub const PROMPT: PromptId = PromptId {
     name: "rubric",
-    version: 1,
+    version: 2,
 };
 
 /// The line of the system message listing the dimension ids as a JSON array (the local judge
 /// server reads it to answer per dimension).
 pub const DIMENSION_IDS: &str = "Dimension ids: ";
 
-const DIMENSION_KEYS: [&str; 4] = ["id", "description", "weight", "always_applicable"];
+const DIMENSION_KEYS: [&str; 5] = [
+    "id",
+    "description",
+    "weight",
+    "always_applicable",
+    "category",
+];
 
 /// A configured rubric.
 struct RubricJudge {
@@ -43,16 +50,24 @@ struct RubricJudge {
     descriptions: Vec<String>,
     threshold: f64,
     model: Option<String>,
+    /// `evaluation_level`; `None`: the inputs' shape decides.
+    level: Option<Level>,
 }
 
 /// Builds a Rubric evaluator from its options: `dimensions` (required), `threshold` (0..1,
-/// default 0.5), and in Foundry `deployment_name` or `model`.
+/// default 0.5), `evaluation_level`, and in Foundry `deployment_name` or `model`.
 ///
 /// # Errors
 /// An unknown option, a threshold off 0..1, a model that is not text, or bad dimensions (see
 /// [`dimensions`]).
 pub(super) fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluator>, ConfigError> {
-    options.deny_unknown(&["dimensions", "threshold", "deployment_name", "model"])?;
+    options.deny_unknown(&[
+        "dimensions",
+        "threshold",
+        "deployment_name",
+        "model",
+        "evaluation_level",
+    ])?;
     let (dimensions, descriptions) = dimensions(options.map().get("dimensions"))?;
     let threshold = options.number_in("threshold", 0.5, 0.0, 1.0)?;
     let model = match options.string("deployment_name")? {
@@ -65,6 +80,7 @@ pub(super) fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluat
         descriptions,
         threshold,
         model: model.map(str::to_owned),
+        level: Level::option(&options)?,
     }))
 }
 
@@ -165,11 +181,16 @@ fn dimensions(option: Option<&Value>) -> Result<(Vec<Dimension>, Vec<String>), C
                 ))
             }
         };
+        let category = match entry.get("category") {
+            None => None,
+            Some(_) => Some(text("category")?),
+        };
         dimensions.push(Dimension {
             id,
             weight,
             always_applicable,
             scale: Scale::Likert,
+            category,
         });
         descriptions.push(description);
     }
@@ -194,6 +215,7 @@ impl Evaluator for RubricJudge {
 impl RubricJudge {
     /// The call for one item or turn, or the result reached without one.
     fn call(&self, inputs: &Inputs<'_>) -> Result<JudgeCall, Box<EvalResult>> {
+        let level = Level::of(self.level, inputs);
         let sections = self.sections(inputs)?;
         Ok(JudgeCall {
             label: self.label.clone(),
@@ -202,7 +224,7 @@ impl RubricJudge {
                 prompt: PROMPT,
                 model: self.model.clone(),
                 reasoning: false,
-                messages: self.messages(&sections),
+                messages: self.messages(&sections, level),
                 params: self.params(),
             },
             reading: Reading {
@@ -212,12 +234,12 @@ impl RubricJudge {
                 dimensions: Some(Arc::clone(&self.rubric) as _),
             },
             turns: Vec::new(),
-            warning: None,
+            notes: vec![("evaluation_level", Value::from(level.as_str()))],
         })
     }
 
-    /// What the judge is shown: the query and the response (or a Foundry row's `messages` as the
-    /// conversation), and the expected response and the context when the item gives them.
+    /// What the judge is shown: the interaction at the evaluation level (see [`Level`]), and the
+    /// expected response and the context when the item gives them.
     fn sections(&self, inputs: &Inputs<'_>) -> Result<Vec<Section>, Box<EvalResult>> {
         let labelled = |mut result: EvalResult| {
             result.evaluator.clone_from(&self.label);
@@ -235,24 +257,7 @@ impl RubricJudge {
             )));
         };
         early::not_intermediate(Some(response)).map_err(|early| labelled(*early))?;
-        let mut sections = Vec::with_capacity(4);
-        if inputs.get("response").is_none() {
-            sections.push(Section::new(
-                "CONVERSATION",
-                shown_conversation(Some(response), false, false),
-            ));
-        } else {
-            if let Some(query) = inputs.get("query").or_else(|| inputs.get("prompt")) {
-                sections.push(Section::new(
-                    "QUERY",
-                    shown_conversation(Some(query), false, false),
-                ));
-            }
-            sections.push(Section::new(
-                "RESPONSE",
-                shown_response(Some(response), false),
-            ));
-        }
+        let mut sections = Level::of(self.level, inputs).sections(inputs, false);
         let expected = convert::ground_truth(inputs);
         if render::truthy(expected) {
             sections.push(Section::new("EXPECTED_RESPONSE", shown_text(expected)));
@@ -276,7 +281,7 @@ impl RubricJudge {
         }
     }
 
-    fn messages(&self, sections: &[Section]) -> Vec<ChatMessage> {
+    fn messages(&self, sections: &[Section], level: Level) -> Vec<ChatMessage> {
         let fenced = fence(sections);
         let rubric: Vec<String> = self
             .rubric
@@ -289,8 +294,13 @@ impl RubricJudge {
                 } else {
                     ""
                 };
+                let category = dimension
+                    .category
+                    .as_deref()
+                    .map(|category| format!(" [{}]", one_line(category)))
+                    .unwrap_or_default();
                 format!(
-                    "- {id} (weight {weight}{always}): {description}",
+                    "- {id}{category} (weight {weight}{always}): {description}",
                     id = dimension.id,
                     weight = decimal::plain(dimension.weight),
                     description = one_line(description),
@@ -309,14 +319,14 @@ impl RubricJudge {
              Task: Rate the agent's response against each dimension of the rubric below. For each \
              dimension, first decide whether it applies to this item (a dimension marked always \
              applicable always does); then rate each applicable dimension on its own, judging \
-             only what its description asks, with a one-sentence reason.\n\n\
+             only what its description asks, with a one-sentence reason.\n{level}\n\n\
              Scores for each applicable dimension:\n\
              1: fails the dimension entirely\n\
              2: mostly fails it\n\
              3: partly meets it\n\
              4: mostly meets it\n\
              5: fully meets it\n\n\
-             Rubric (id, weight, description):\n{rubric}\n\n\
+             Rubric (id [category], weight, description):\n{rubric}\n\n\
              {DIMENSION_IDS}{ids}\n\n\
              {instruction}\n\n\
              Reply with one JSON object and nothing else, rating every dimension exactly once, in \
@@ -329,6 +339,7 @@ impl RubricJudge {
              \"dimensions\": [], \"status\": \"skipped\"}}.\n\n\
              Prompt: agenteval {label}",
             rubric = rubric.join("\n"),
+            level = level.instruction(),
             instruction = fenced.instruction,
             label = PROMPT.label(),
         );

@@ -489,7 +489,7 @@ impl TemplateJudge {
                 dimensions: Some(Arc::clone(&self.grading) as _),
             },
             turns: Vec::new(),
-            warning: None,
+            notes: Vec::new(),
         })
     }
 

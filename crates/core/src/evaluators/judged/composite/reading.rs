@@ -186,6 +186,7 @@ mod tests {
             weight: 1.0,
             always_applicable: false,
             scale,
+            category: None,
         };
         Composite {
             members: Rubric {

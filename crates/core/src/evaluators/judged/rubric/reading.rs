@@ -22,6 +22,8 @@ pub struct Dimension {
     pub always_applicable: bool,
     /// The scale of its score (1–5 for a rubric's dimensions).
     pub scale: Scale,
+    /// The rubric's grouping of it (`category`), when given.
+    pub category: Option<String>,
 }
 
 /// A rubric: its dimensions, in the order configured.
@@ -42,6 +44,8 @@ pub struct Rating {
     pub score: Option<f64>,
     /// The judge's reason, when it gave one.
     pub reason: Option<String>,
+    /// The dimension's category, when the rubric gives one.
+    pub category: Option<String>,
 }
 
 /// Σ w·s / (5·Σ w) over the `(weight, score)` pairs; `None` when there are none.
@@ -187,6 +191,7 @@ fn rate(dimension: &Dimension, entry: &Map<String, Value>) -> Result<Rating, Str
             .get("reason")
             .and_then(Value::as_str)
             .map(|reason| reason.trim().to_owned()),
+        category: dimension.category.clone(),
     })
 }
 
@@ -213,10 +218,14 @@ fn summary(ratings: &[Rating]) -> String {
     format!("Dimensions: {}.", parts.join("; "))
 }
 
-/// A rating as the seed's `dimension_scores` entry: `{id, score, applicable, weight, reason}`.
+/// A rating as the seed's `dimension_scores` entry: `{id, score, applicable, weight, reason}`,
+/// with `category` after `id` when the rubric gives one.
 fn rating_value(rating: &Rating) -> Value {
     let mut entry = Map::new();
     entry.insert("id".into(), Value::from(rating.id.as_str()));
+    if let Some(category) = &rating.category {
+        entry.insert("category".into(), Value::from(category.as_str()));
+    }
     entry.insert("score".into(), rating.score.map_or(Value::Null, number));
     entry.insert("applicable".into(), Value::from(rating.score.is_some()));
     entry.insert("weight".into(), number(rating.weight));

@@ -10,6 +10,7 @@ fn booking() -> Rubric {
         weight,
         always_applicable,
         scale: Scale::Likert,
+        category: None,
     };
     Rubric {
         dimensions: vec![
@@ -98,6 +99,7 @@ fn the_score_is_the_weighted_mean_over_the_applicable_dimensions_and_passes_at_t
             weight: 2.0,
             always_applicable: false,
             scale: Scale::Likert,
+            category: None,
         }],
     };
     let half = read_verdict(r#"{"dimensions": [{"id": "a", "score": 2.5}]}"#).unwrap();
@@ -138,6 +140,7 @@ fn no_applicable_dimension_is_not_applicable() {
             weight: 1.0,
             always_applicable: false,
             scale: Scale::Likert,
+            category: None,
         }],
     };
     let none = read_verdict(r#"{"dimensions": [{"id": "a", "applicable": false}]}"#).unwrap();
@@ -212,12 +215,14 @@ fn replies_that_do_not_rate_the_rubric_are_errors_never_scores() {
                 weight: 1.0,
                 always_applicable: false,
                 scale: Scale::Likert,
+                category: None,
             },
             Dimension {
                 id: "b".into(),
                 weight: 1.0,
                 always_applicable: false,
                 scale: Scale::Likert,
+                category: None,
             },
         ],
     };
