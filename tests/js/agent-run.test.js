@@ -76,6 +76,23 @@ test("node: every target answers the Copilot Studio import set, and the key is i
   }
 });
 
+test("node: getToken is asked once per run for each secret not given, and its refusal names it", async () => {
+  const asked = [];
+  const ran = await agenteval.run("question\r\nHow many vacation days?\r\nWhere can visitors park?\r\n", {
+    target: targets.responses,
+    getToken: async (name) => {
+      asked.push(name);
+      return key;
+    },
+  });
+  assert.deepEqual(asked, ["AGENT_KEY"]);
+  assert.equal(ran.report.answered, 2);
+  await assert.rejects(
+    agenteval.run("question\r\nHi\r\n", { target: targets.responses, getToken: () => Promise.reject(new Error("no sign-in")) }),
+    (error) => error.code === "invalidArgument" && error.message === 'options.getToken("AGENT_KEY"): rejected',
+  );
+});
+
 test("node: a bad target names its field, a missing secret is refused, and the signal cancels", async () => {
   await assert.rejects(agenteval.run("question\r\nHi\r\n", { target: { kind: "chat", model: "m" }, secrets }), (error) => {
     assert.equal(error.code, "invalidArgument");

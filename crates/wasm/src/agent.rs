@@ -3,7 +3,8 @@
 //! run report. The core's `agent` module owns the protocols, the filling and the run; this module
 //! reads the options, supplies the seams ([`FetchTransport`], [`JsClock`]) and turns the
 //! `AbortSignal` into the run's cancellation. Secrets are given by name in `options.secrets`
-//! (the names the target's `secretEnv`, `keyEnv` and `{{env.NAME}}` use) and stay in memory.
+//! (the names the target's `secretEnv`, `keyEnv` and `{{env.NAME}}` use), or asked of
+//! `options.getToken(name)` once per run (an Entra ID token, say), and stay in memory.
 
 use std::time::Duration;
 
@@ -29,6 +30,8 @@ export interface AgentRunOptions {
   target: JsonObject;
   /** The secrets the target names (`secretEnv`, `keyEnv`, `{{env.NAME}}`), by name. Kept in memory only. */
   secrets?: { [name: string]: string } | null;
+  /** Asked once per run for each secret the target names that `secrets` does not give (a token from Entra ID, say). */
+  getToken?: ((name: string) => string | Promise<string>) | null;
   /** A Foundry evaluation config, when the rows carry none (not needed to run them). */
   config?: DatasetInput | null;
   /** Send every item again, even those that already have a response. */
@@ -105,7 +108,11 @@ struct Progress {
 /// A run read from the arguments.
 struct Prepared {
     target: Target,
-    secrets: Secrets,
+    /// The secrets given by value.
+    given: Vec<(String, String)>,
+    /// The secrets the target names that `secrets` does not give, asked of `getToken`.
+    asked: Vec<String>,
+    get_token: Option<Function>,
     policy: Policy,
     prepared: fill::Prepared,
     on_progress: Option<Function>,
@@ -137,6 +144,7 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<Prepared, ApiError> {
         &[
             "target",
             "secrets",
+            "getToken",
             "config",
             "rerun",
             "concurrency",
@@ -164,14 +172,19 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<Prepared, ApiError> {
             .ok_or_else(|| ApiError::argument(&format!("options.secrets.{name}"), "a string"))?;
         secrets.push((name, value));
     }
-    let secrets = Secrets::new(secrets);
+    let get_token = options.function("getToken")?;
+    let mut asked = Vec::new();
     for name in target.secret_names() {
-        if secrets.named(&name).is_none() {
+        if secrets.iter().any(|(given, _)| *given == name) {
+            continue;
+        }
+        if get_token.is_none() {
             return Err(ApiError::argument(
                 &format!("options.secrets.{name}"),
-                "the secret the target names",
+                "the secret the target names (or options.getToken to ask for it)",
             ));
         }
+        asked.push(name);
     }
     let whole = |key: &str, max: f64| -> Result<Option<f64>, ApiError> {
         let value = options.get(key);
@@ -210,7 +223,9 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<Prepared, ApiError> {
         .map_err(|error| ApiError::input(ErrorCode::InvalidDataset, "dataset", error))?;
     Ok(Prepared {
         target,
-        secrets,
+        given: secrets,
+        asked,
+        get_token,
         policy: Policy {
             concurrency: concurrency as usize,
             max_retries: retries as u32,
@@ -223,7 +238,36 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<Prepared, ApiError> {
     })
 }
 
+/// Asks `getToken(name)` for each secret the caller did not give, once per run.
+async fn ask_tokens(run: &Prepared) -> Result<Secrets, JsValue> {
+    let mut secrets = run.given.clone();
+    for name in &run.asked {
+        let Some(get_token) = &run.get_token else {
+            break;
+        };
+        let refused = |why: &str| -> JsValue {
+            ApiError::new(
+                ErrorCode::InvalidArgument,
+                format!("options.getToken(\"{name}\"): {why}"),
+            )
+            .into()
+        };
+        let promise = get_token
+            .call1(&JsValue::UNDEFINED, &JsValue::from_str(name))
+            .map_err(|_| refused("threw"))?;
+        let token = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&promise))
+            .await
+            .map_err(|_| refused("rejected"))?
+            .as_string()
+            .filter(|token| !token.is_empty())
+            .ok_or_else(|| refused("expected a non-empty string"))?;
+        secrets.push((name.clone(), token));
+    }
+    Ok(Secrets::new(secrets))
+}
+
 async fn drive(run: Prepared) -> Result<JsValue, JsValue> {
+    let secrets = ask_tokens(&run).await?;
     let transport = FetchTransport;
     let clock = JsClock;
     let cancel = Cancel::new();
@@ -231,7 +275,7 @@ async fn drive(run: Prepared) -> Result<JsValue, JsValue> {
         Scheduler::for_exchanges(&transport, &clock, run.policy).with_cancel(cancel.clone());
     let runner = Runner {
         target: &run.target,
-        secrets: &run.secrets,
+        secrets: &secrets,
         scheduler: &scheduler,
         clock: &clock,
         options: RunOptions {
