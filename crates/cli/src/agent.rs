@@ -178,6 +178,7 @@ pub fn run(
         clock: &clock,
         options: RunOptions {
             concurrency: setup.policy.concurrency,
+            run_id: run_id(),
         },
     };
     let local = tokio::task::LocalSet::new();
@@ -201,6 +202,14 @@ pub fn run(
     }
     let filled = Prepared::write(prepared, &records);
     Ok(Ran { filled, report })
+}
+
+/// An id unique to this run: the time in nanoseconds and the process id, in hexadecimal.
+fn run_id() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos());
+    format!("{nanos:x}-{:x}", std::process::id())
 }
 
 /// The run's lines for stderr: the counts, then each turn without a reply and why.

@@ -238,6 +238,13 @@ fn prepare(dataset: &JsValue, options: JsValue) -> Result<Prepared, ApiError> {
     })
 }
 
+/// An id unique to this run: the time in milliseconds and a random number, in hexadecimal.
+fn run_id() -> String {
+    let millis = js_sys::Date::now() as u64;
+    let random = (js_sys::Math::random() * f64::from(u32::MAX)) as u64;
+    format!("{millis:x}-{random:x}")
+}
+
 /// Asks `getToken(name)` for each secret the caller did not give, once per run.
 async fn ask_tokens(run: &Prepared) -> Result<Secrets, JsValue> {
     let mut secrets = run.given.clone();
@@ -280,6 +287,7 @@ async fn drive(run: Prepared) -> Result<JsValue, JsValue> {
         clock: &clock,
         options: RunOptions {
             concurrency: run.policy.concurrency,
+            run_id: run_id(),
         },
     };
     let raise = {

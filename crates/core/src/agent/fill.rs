@@ -146,21 +146,20 @@ pub fn prepare(
     config: Option<&crate::json::Value>,
     rerun: bool,
 ) -> Result<Prepared, InputError> {
-    let bytes_read = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let without_bom = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let loaded = match dataset::load(bytes, config) {
         Ok(loaded) => loaded,
-        Err(error) if needs_config(&error) => return Ok(prepare_foundry(bytes_read, rerun)),
+        Err(error) if needs_config(&error) => return Ok(prepare_foundry(without_bom, rerun)),
         Err(error) => return Err(error),
     };
-    let bytes = bytes_read;
     let problems: Vec<Diagnostic> = loaded
         .diagnostics
         .into_iter()
         .filter(|diagnostic| diagnostic.severity == crate::diagnostic::Severity::Error)
         .collect();
     let prepared = match loaded.dataset {
-        Dataset::M365(_) => prepare_m365(bytes, rerun)?,
-        Dataset::Foundry(_) => prepare_foundry(bytes, rerun),
+        Dataset::M365(_) => prepare_m365(without_bom, rerun)?,
+        Dataset::Foundry(_) => prepare_foundry(without_bom, rerun),
         Dataset::CopilotStudio(set) => prepare_copilot(&set, rerun),
     };
     Ok(Prepared {

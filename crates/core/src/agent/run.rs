@@ -32,10 +32,14 @@ pub struct TurnRecord {
 }
 
 /// How a run is driven.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunOptions {
     /// Most conversations held at once.
     pub concurrency: usize,
+    /// Unique to this run (the host's clock, a random id): it starts every conversation and
+    /// message id the run makes up (A2A `messageId`, the `http` target's `{{conversation_id}}`),
+    /// so they never repeat across runs. The core has no source of its own.
+    pub run_id: String,
 }
 
 /// The seams and settings a run uses.
@@ -68,13 +72,13 @@ pub async fn run(
     conversations: &[Conversation],
     on_done: &mut dyn FnMut(usize, usize),
 ) -> Vec<Vec<TurnRecord>> {
-    let nonce = runner.clock.now().as_nanos() % 0xffff_ffff;
+    let run_id = &runner.options.run_id;
     let total = conversations.len();
     let mut results: Vec<Option<Vec<TurnRecord>>> = vec![None; total];
     let mut done = 0;
     let mut held = futures::stream::iter(conversations.iter().enumerate())
         .map(|(index, conversation)| async move {
-            let id = format!("agenteval-{nonce:08x}-{index}");
+            let id = format!("agenteval-{run_id}-{index}");
             (index, converse(runner, &id, conversation).await)
         })
         .buffer_unordered(runner.options.concurrency.max(1));

@@ -77,7 +77,10 @@ pub fn drive(
         secrets: &secrets,
         scheduler: &scheduler,
         clock: &clock,
-        options: RunOptions { concurrency: 2 },
+        options: RunOptions {
+            concurrency: 2,
+            run_id: "test".into(),
+        },
     };
     let records = block_on(run(&runner, conversations, &mut |_, _| {}));
     (records, transport.sent.take(), clock.sleeps())

@@ -111,7 +111,10 @@ fn a_hanging_agent_times_out_and_cancel_stops_the_run() {
         secrets: &secrets,
         scheduler: &scheduler,
         clock: &clock,
-        options: RunOptions { concurrency: 1 },
+        options: RunOptions {
+            concurrency: 1,
+            run_id: "test".into(),
+        },
     };
     let conversations = [conversation(&["a"]), conversation(&["b"])];
     let mut ignore = |_, _| {};
@@ -144,7 +147,10 @@ fn concurrency_bounds_the_conversations_held_at_once() {
         secrets: &secrets,
         scheduler: &scheduler,
         clock: &clock,
-        options: RunOptions { concurrency: 3 },
+        options: RunOptions {
+            concurrency: 3,
+            run_id: "test".into(),
+        },
     };
     let conversations: Vec<Conversation> = (0..10).map(|_| conversation(&["q"])).collect();
     let mut progress = Vec::new();
