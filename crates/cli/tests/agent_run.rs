@@ -158,10 +158,6 @@ fn every_target_holds_a_thread_in_one_conversation_in_order() {
             second.contains("open"),
             "{kind}: the follow-up is answered in context: {second}"
         );
-        assert!(
-            !second.contains("garage b is") || second.contains("open"),
-            "{kind}: {second}"
-        );
         let single = document["items"][1]["response"]
             .as_str()
             .unwrap_or_default();
