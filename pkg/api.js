@@ -129,6 +129,7 @@ export const readReport = guard(wasm.readReport);
 export const rescoreDataset = guard(wasm.rescoreDataset);
 export const applyReviews = guard(wasm.applyReviews);
 export const compare = guard(wasm.compare);
+export const generateRubric = guard(wasm.generateRubric);
 export const evaluateRows = guard(wasm.evaluateRows);
 export const run = guard(wasm.run);
 export const version = guard(wasm.version);

@@ -59,15 +59,17 @@ export function connectWorker(worker = defaultWorker()) {
 
   function request(method, args, hooks = {}, transfer = []) {
     return new Promise((resolve, reject) => {
-      const { signal, onResult, onRows, onProgress, getToken, judged } = hooks;
+      const { signal, onResult, onRows, onProgress, getToken, judged, settle } = hooks;
+      const waits = judged || settle;
       if (failure) return reject(failure);
-      if (signal?.aborted && !judged) return reject(signal.reason);
+      if (signal?.aborted && !waits) return reject(signal.reason);
       const id = nextId++;
       // A judged run is not rejected on abort: the worker's run resolves with the report, its
-      // unanswered judge calls skipped.
+      // unanswered judge calls skipped. A call that settles ends with the worker's own answer
+      // (its AbortError once the method has finished what it does on abort).
       const abort = () => {
         worker.postMessage({ id, method: "abort" });
-        if (judged) return;
+        if (waits) return;
         calls.delete(id);
         reject(signal.reason);
       };
@@ -120,7 +122,8 @@ export function connectWorker(worker = defaultWorker()) {
   return {
     /**
      * Calls `method` of the worker with `args`; `hooks`: `signal`, `onProgress`, `onResult`,
-     * `onRows`, `getToken`, `judged` (an abort resolves rather than rejects) and `transfer`.
+     * `onRows`, `getToken`, `judged` (an abort resolves rather than rejects), `settle` (an abort
+     * ends the call with the worker's answer, once the method has finished) and `transfer`.
      */
     call: (method, args = [], { transfer = [], ...hooks } = {}) => request(method, args, hooks, transfer),
     validate: (dataset, options) => request("validate", [dataset, options]),

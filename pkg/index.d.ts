@@ -14,6 +14,7 @@ export {
   rescoreDataset,
   applyReviews,
   compare,
+  generateRubric,
   evaluateRows,
   run,
   version,

@@ -7,7 +7,8 @@
 //            {id, method: "abort"}           aborts request `id` (its `signal`)
 //            {id, method: "token", token, value | error}   the answer to a `token` reply
 //   replies  {id, type: "done", value}       the method's value (its `transfer` list moved)
-//            {id, type: "error", error: {name, message, code, diagnostics}}   (none once aborted)
+//            {id, type: "error", error: {name, message, code, diagnostics}}   (after an abort too,
+//                                            once the method has ended: an `AbortError`)
 //            {id, type: "progress", progress}
 //            {id, type: "result", outcome}   one report entry, as it is scored
 //            {id, type: "rows", rows}        a chunk of rows, as they are scored
@@ -63,7 +64,7 @@ export function serve(methods) {
       const value = await methods[method](args, call);
       self.postMessage({ id, type: "done", value }, moved);
     } catch (error) {
-      if (!controller.signal.aborted) self.postMessage({ id, type: "error", error: errorData(error) });
+      self.postMessage({ id, type: "error", error: errorData(error) });
     } finally {
       controllers.delete(id);
     }

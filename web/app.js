@@ -16,6 +16,8 @@ import { RunBar } from "./lib/run-bar.js";
 import { DiagnosticsList } from "./lib/diagnostics.js";
 import { CompareView } from "./lib/compare-view.js";
 import { explain } from "./lib/judge-check.js";
+import { DatasetLine } from "./lib/dataset-line.js";
+import { JudgeOffer } from "./lib/judge-offer.js";
 
 const EXAMPLE_NAME = "m365-demo.json";
 
@@ -34,6 +36,7 @@ class Page {
       search: (text) => this.engine.call("search", text),
       review: (position, review) => this.engine.call("review", position, review),
       labels: (positions) => this.engine.call("labels", positions),
+      reviews: () => this.engine.call("reviews"),
     });
     this.load = new LoadPanel({
       onBytes: (bytes, name) => this.openDataset(bytes, name),
@@ -44,6 +47,14 @@ class Page {
       store: undefined,
       onTest: (judge) => this.engine.call("testJudge", judge),
       onReach: (endpoint) => this.engine.call("reach", endpoint),
+      onChange: () => this.judgeOffer.judgeTurned(!this.activeRun && Boolean(this.judge.judge())),
+    });
+    this.judgeOffer = new JudgeOffer({
+      onUseDemo: () => {
+        this.judge.useDemo();
+        return this.score();
+      },
+      onScore: () => this.score(),
     });
     this.runBar = new RunBar({ onRun: () => this.score(), onCancel: () => this.cancel(), onResume: () => this.resume() });
     this.diagnostics = new DiagnosticsList({ locate: (location) => this.engine.call("excerpt", location) });
@@ -59,6 +70,7 @@ class Page {
     this.title = h("p", { class: "dataset-name", id: "dataset-name", "aria-live": "polite" });
     this.message = h("p", { class: "message", id: "message", role: "alert" });
     this.banner = h("p", { class: "banner", id: "judge-banner", role: "alert", hidden: true });
+    this.datasetLine = new DatasetLine({ loader: this.load.element, title: this.title });
     replace(
       root,
       h(
@@ -70,9 +82,9 @@ class Page {
       h(
         "main",
         { id: "main" },
-        h("div", { class: "controls" }, this.load.element, this.judge.element, this.runBar.element, this.banner, this.title, this.message, this.diagnostics.element),
+        h("div", { class: "controls" }, this.datasetLine.element, this.load.element, this.judge.element, this.runBar.element, this.banner, this.judgeOffer.element, this.message, this.diagnostics.element),
+        h("div", { class: "toolbar", role: "region", "aria-label": "Export and compare" }, this.exports, this.compare.picker),
         this.view.element,
-        h("div", { class: "side-panels" }, this.exports, this.compare.picker),
       ),
     );
   }
@@ -117,7 +129,10 @@ class Page {
       const response = await fetch(new URL("serve.json", location.href));
       if (!response.ok) return;
       const served = await response.json();
-      if (served?.judge?.endpoint) this.judge.offerDemo(served.judge);
+      if (served?.judge?.endpoint) {
+        this.judge.offerDemo(served.judge);
+        this.judgeOffer.offerDemo(served.judge.label);
+      }
     } catch {
       // Not served by `agenteval view`: no judge to offer.
     }
@@ -178,17 +193,20 @@ class Page {
     } catch (error) {
       if (token !== this.generation) return;
       this.title.textContent = `${name}: not opened`;
+      this.datasetLine.clear();
       return this.fail(`${name}: ${error.message}`);
     }
     if (token !== this.generation) return;
+    this.datasetLine.fold();
     const { stored } = opened;
-    this.current = { name, dialect: opened.dialect, stored: Boolean(stored), formats: opened.formats, entries: opened.entries, config: this.config };
+    this.current = { name, dialect: opened.dialect, stored: Boolean(stored), formats: opened.formats, entries: opened.entries, judgeCalls: opened.judgeCalls, config: this.config };
     this.drawExports();
     if (stored) {
       this.title.textContent = `${name}: ${stored.dialect} report with ${plural(stored.items.length, "scored entry", "scored entries")}, shown as stored. Score again to compare.`;
       this.storedRows = stored.items;
       this.view.reset(stored.items);
       this.runBar.ready(`${plural(stored.items.length, "entry", "entries")} as stored`);
+      this.view.loadReviews();
       this.setState("done");
       return;
     }
@@ -254,6 +272,7 @@ class Page {
     const judge = this.judge.judge();
     const comparesWithStored = Boolean(this.storedRows);
     this.compare.clear();
+    this.judgeOffer.clear();
     this.view.reset(resume ? this.resumedRows ?? [] : []);
     let fresh = !resume;
     this.setState("running");
@@ -298,6 +317,8 @@ class Page {
       this.drawExports();
       if (comparesWithStored) this.compare.show({ stored: true });
       this.compare.refresh(runId);
+      this.view.loadReviews();
+      if (!judge) this.judgeOffer.ranWithoutJudge(this.current.judgeCalls);
       if (cut) {
         this.runBar.cancelled(cut);
         this.setState("cancelled");
@@ -316,6 +337,7 @@ class Page {
         this.setState("cancelled");
       } else if (error.diagnostics) {
         this.title.textContent = `${this.current.name}: not scored — fix the problems listed below.`;
+        this.datasetLine.unfold();
         this.diagnostics.show(error.diagnostics, this.current.name);
         this.current.formats = [];
         this.drawExports();
@@ -374,12 +396,14 @@ class Page {
     }
     if (token !== this.generation) return;
     const { validation, rows, run, formats, entries, judgeCallsLeft } = restored;
+    this.datasetLine.fold();
     this.current = { name: run.name, dialect: validation.dialect, scored: run.status === "done", formats, entries, config: this.config };
     this.diagnostics.show(validation.diagnostics, run.name);
     this.title.textContent = `${this.describe()} (${run.status === "done" ? "restored" : "cut short"} on this device)`;
     this.resumedRows = rows;
     this.compare.clear();
     this.view.reset(rows);
+    this.view.loadReviews();
     this.drawExports();
     this.compare.refresh(run.id);
     if (run.status === "done") {

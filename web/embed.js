@@ -9,8 +9,9 @@
 //   <agenteval-results src="reports/run.json"></agenteval-results>   (a dataset or a report)
 
 import { Engine } from "./lib/engine.js";
-import { compactRow } from "./lib/entries.js";
+import { compactRow, searchText } from "./lib/entries.js";
 import { h, plural } from "./lib/dom.js";
+import { entryLabel } from "./lib/model.js";
 import { ResultsView } from "./lib/results-view.js";
 
 const STYLES = new URL("./styles.css", import.meta.url).href;
@@ -27,18 +28,39 @@ function bytesOf(dataset) {
 }
 
 /**
+ * The search of a run report's entries (it holds no inputs): the positions of the entries whose
+ * id, evaluators, reasons or error messages hold `text`, ignoring case.
+ */
+function reportSearch(outcomes) {
+  let texts;
+  return async (text) => {
+    texts ??= outcomes.map((outcome) =>
+      [entryLabel(outcome), ...outcome.results.map((result) => result.evaluator), searchText(null, outcome), outcome.problem ?? ""].join("\n").toLowerCase(),
+    );
+    const needle = text.toLowerCase();
+    return texts.flatMap((haystack, position) => (haystack.includes(needle) ? [position] : []));
+  };
+}
+
+/** The embedded view's frame in `host`'s shadow root: its styles, then `children`. */
+function frameIn(host, ...children) {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+  const frame = h("div", { class: "embedded" }, h("link", { rel: "stylesheet", href: STYLES }), ...children);
+  root.replaceChildren(frame);
+  return frame;
+}
+
+/**
  * Shows the results of `options.report` (a run report object), or of `options.dataset` scored in
  * the page (with `options.config` and `options.judge` as the package takes them), inside `host`'s
  * shadow root. Resolves to `{view, report, engine}` once shown; `engine` is undefined for a report.
  */
 export async function mount(host, options = {}) {
-  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
   const status = h("p", { class: "run-status", role: "status" }, "Loading…");
-  const frame = h("div", { class: "embedded" }, h("link", { rel: "stylesheet", href: STYLES }), status);
-  root.replaceChildren(frame);
+  const frame = frameIn(host, status);
   if (isReport(options.report)) {
     const outcomes = options.report.items;
-    const view = new ResultsView({ entry: async (position) => ({ outcome: outcomes[position], input: null }) });
+    const view = new ResultsView({ entry: async (position) => ({ outcome: outcomes[position], input: null }), search: reportSearch(outcomes) });
     frame.append(view.element);
     view.reset(outcomes.map(compactRow));
     status.textContent = plural(outcomes.length, "entry", "entries");
@@ -73,7 +95,10 @@ export async function mount(host, options = {}) {
   }
 }
 
-/** `<agenteval-results src="…">`: fetches `src` (a dataset or a run report) and shows its results. */
+/**
+ * `<agenteval-results src="…">`: fetches `src` (a dataset or a run report) and shows its results,
+ * or, when it cannot (no such file, a dataset that cannot be scored), a message saying why.
+ */
 class AgentevalResults extends HTMLElement {
   static get observedAttributes() {
     return ["src"];
@@ -100,6 +125,9 @@ class AgentevalResults extends HTMLElement {
       this.mounted = await mount(this, report ? { report } : { dataset: bytes, name: src.split("/").pop() });
       this.dispatchEvent(new CustomEvent("agenteval-ready", { detail: { entries: this.mounted.view.results.rows.length } }));
     } catch (error) {
+      if (!this.shadowRoot?.querySelector(".embed-problem, .results-view")) {
+        frameIn(this, h("p", { class: "embed-problem", role: "alert" }, `The results cannot be shown: ${error.message}`));
+      }
       this.dispatchEvent(new CustomEvent("agenteval-error", { detail: { message: error.message } }));
     }
   }

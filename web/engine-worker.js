@@ -17,7 +17,7 @@
 
 import { load } from "../pkg/load.js";
 import { misuse, serve } from "../pkg/protocol.js";
-import { compactRow, entryLabels, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
+import { compactRow, conversationOf, entryLabels, entryTags, inputOf, rowsFromColumns, searchText } from "./lib/entries.js";
 import { reachability } from "./lib/judge-check.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
@@ -337,8 +337,9 @@ async function runOnce({ judge, runId, persist }, call, signal, mine) {
   };
   const options = {
     signal,
-    onResult: (outcome) => {
+    onResult: (outcome, judgeExchanges) => {
       if (!current()) return;
+      keepExchanges(outcome, judgeExchanges);
       const failed = outcome.results.filter((result) => result.error?.code?.startsWith("judge"));
       if (failed.length > 0) {
         failures += failed.length;
@@ -405,6 +406,17 @@ async function runOnce({ judge, runId, persist }, call, signal, mine) {
     cut: status === "cancelled" ? cancelledCounts(report, outcomes) : undefined,
     tags: tagsOf(() => (evaluation.rows ? rowsFromColumns(evaluation.rows) : outcomes)),
   };
+}
+
+/**
+ * Keeps a judged entry's judge calls (`onResult`'s second argument, one element per result) on
+ * its results as `judge_exchanges`, for the item view's "Show request" and the stored run; the
+ * package's reports and exports never carry them.
+ */
+function keepExchanges(outcome, judgeExchanges) {
+  judgeExchanges?.forEach((calls, at) => {
+    if (calls && outcome.results[at]) outcome.results[at].judge_exchanges = calls;
+  });
 }
 
 /**
@@ -536,7 +548,10 @@ function nthLine(text, line) {
   return text.slice(start, end === -1 ? text.length : end);
 }
 
-/** One entry in full: its input as the dataset writes it, and its outcome. */
+/**
+ * One entry in full: its outcome, its input as the dataset writes it, a thread turn's earlier
+ * turns (`conversation`) and the run's review counts.
+ */
 async function entry(position) {
   const outcome = await outcomeAt(position);
   if (!outcome) throw misuse(`entry ${position}: no such entry`);
@@ -544,7 +559,8 @@ async function entry(position) {
   const review = reviews.get(entryKey(outcome.index, outcome.turn))?.review;
   const shown = review ? { ...outcome, review } : { ...outcome };
   if (!review) delete shown.review;
-  return { outcome: shown, input: inputAt(position, outcome), reviewCounts: await reviewCounts().catch(() => undefined) };
+  const conversation = outcome.turn === null || outcome.turn === undefined ? [] : conversationOf(parsed(), outcome);
+  return { outcome: shown, input: inputAt(position, outcome), conversation, reviewCounts: await reviewCounts().catch(() => undefined) };
 }
 
 /**
@@ -587,6 +603,18 @@ async function reviewCounts() {
   }
   const list = reviewed.map(({ index, turn, review }) => ({ index, turn, review }));
   return api.applyReviews({ dialect: "m365", items }, list).summary.review;
+}
+
+/**
+ * The reviews the results view shows: the run's counts (the core's, as `reviewCounts`) and a
+ * mark per reviewed entry, `{position, needsReview, overrides}`.
+ */
+async function reviewState() {
+  const counts = await reviewCounts().catch(() => undefined);
+  const marks = [...reviews.values()]
+    .filter((entry) => entry.position !== undefined)
+    .map(({ position, review }) => ({ position, needsReview: Boolean(review.needs_review), overrides: review.overrides?.length ?? 0 }));
+  return { counts, marks };
 }
 
 /**
@@ -706,6 +734,7 @@ serve({
   },
   entry: afterBoot(entry),
   review: afterBoot(review),
+  reviews: afterBoot(reviewState),
   labels: afterBoot(labels),
   search: afterBoot(search),
   export: afterBoot(exported),

@@ -2,13 +2,17 @@
 // document. Times drop-to-fully-rendered (from the file input's change to the results drawn: the
 // run done, summary, charts and the table's first rows on screen), records the main thread's long
 // tasks meanwhile (the page must not freeze), then scrolls the results table through the whole
-// run frame by frame and records each frame's time. Runs ROUNDS times; prints one JSON object.
+// run frame by frame and records each frame's time. Runs ROUNDS times. With `AGENTEVAL_CLI`, also
+// measures the first view's transfer size as `agenteval view` serves it (`bench-first-view.mjs`).
+// Prints one JSON object.
 //
-// Usage: node bench-page.mjs DOCUMENT
+// Usage: [AGENTEVAL_CLI=target/debug/agenteval] node bench-page.mjs DOCUMENT
 
+import { firstView } from "./bench-first-view.mjs";
 import { launchChromium, serve } from "./helpers.js";
 
 const [documentPath] = process.argv.slice(2);
+const cli = process.env.AGENTEVAL_CLI;
 const ROUNDS = 3;
 const SCROLL_FRAMES = 240;
 
@@ -74,7 +78,9 @@ async function round(browser, server) {
 const server = await serve();
 const browser = await launchChromium();
 const rounds = [];
+let transfer;
 try {
+  if (cli) transfer = await firstView(browser, cli);
   for (let index = 0; index < ROUNDS; index += 1) rounds.push(await round(browser, server));
 } finally {
   await browser.close();
@@ -96,5 +102,6 @@ console.log(
     scrollFrameMedianMs: percentile(frameTimes, 0.5),
     scrollLongestTaskMs: rounds.map((entry) => Math.max(0, ...entry.frames.longTasks)),
     errors: rounds.flatMap((entry) => entry.errors),
+    firstView: transfer,
   }),
 );

@@ -136,25 +136,31 @@ function checkXtask(command, where) {
 }
 
 const helps = new Map();
-function help(subcommand) {
-  if (!helps.has(subcommand)) {
-    const result = spawnSync(cli, subcommand ? [subcommand, "--help"] : ["--help"], { encoding: "utf8" });
-    helps.set(subcommand, result.status === 0 ? result.stdout : "");
+/** `agenteval PATH… --help`, or "" when that is no command. */
+function help(...path) {
+  const key = path.join(" ");
+  if (!helps.has(key)) {
+    const result = spawnSync(cli, [...path, "--help"], { encoding: "utf8" });
+    helps.set(key, result.status === 0 ? result.stdout : "");
   }
-  return helps.get(subcommand);
+  return helps.get(key);
 }
+
+/** The subcommands a help text lists. */
+const listed = (text) => [...text.matchAll(/^ {2}([a-z]+) /gm)].map((match) => match[1]);
 
 function checkCli(command, where) {
   const words = command.split(/\s+/);
   const subcommand = words[1];
   if (subcommand === undefined) return;
-  const commandsListed = [...help("").matchAll(/^ {2}([a-z]+) /gm)].map((match) => match[1]);
-  assert.ok(commandsListed.includes(subcommand), `${where}: \`${command}\`: agenteval has no command ${subcommand}`);
-  const text = help(subcommand);
-  for (const word of words.slice(2)) {
+  assert.ok(listed(help()).includes(subcommand), `${where}: \`${command}\`: agenteval has no command ${subcommand}`);
+  const path = [subcommand];
+  if (words[2] && listed(help(subcommand)).includes(words[2])) path.push(words[2]);
+  const text = help(...path);
+  for (const word of words.slice(1 + path.length)) {
     const flag = word.replace(/^\[/, "").replace(/\]$/, "").split("=")[0];
     if (!flag.startsWith("--")) continue;
-    assert.ok(new RegExp(`(^|\\s)${flag}[\\s,=<]`, "m").test(text), `${where}: \`${command}\`: agenteval ${subcommand} has no ${flag}`);
+    assert.ok(new RegExp(`(^|\\s)${flag}[\\s,=<]`, "m").test(text), `${where}: \`${command}\`: agenteval ${path.join(" ")} has no ${flag}`);
   }
 }
 

@@ -181,7 +181,7 @@ test("page compare: the exports are byte for byte what agenteval compare writes 
 test("page compare: a judged earlier run is a baseline too, its judge verdicts paired like the others", async () => {
   const { page, problems } = await harness.open();
   assert.equal(await settled(page), "done");
-  await configureJudge(page, judgeUrl, judgeKey);
+  await configureJudge(page, { endpoint: judgeUrl, key: judgeKey });
   await markPending(page);
   await page.click("#run");
   assert.equal(await settled(page), "done");

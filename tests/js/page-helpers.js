@@ -3,6 +3,7 @@
 // states, reading its summary, and saving screenshots of the main views.
 
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { launchChromium, root, serve } from "./helpers.js";
@@ -77,21 +78,26 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
 }
 
-/** Visible rows of the results table: `[{entry, status}]`. */
+/** Visible rows of the results table: `[{entry, reviewMark, status, position}]` (`reviewMark` "" when not reviewed). */
 export async function tableRows(page) {
   return page.evaluate(() =>
     [...document.querySelectorAll(".table-viewport .table-row")]
       .sort((a, b) => Number(a.getAttribute("aria-rowindex")) - Number(b.getAttribute("aria-rowindex")))
       .map((row) => ({
-        entry: row.children[0].textContent,
+        entry: row.children[0].firstChild?.textContent ?? "",
+        reviewMark: row.querySelector(".review-mark")?.dataset.review ?? "",
         status: row.children[1].textContent,
         position: Number(row.dataset.position),
       })),
   );
 }
 
-/** Turns the judge panel's Azure OpenAI judge on, at `endpoint` with `key` (kept in memory only). */
-export async function configureJudge(page, endpoint, key) {
+/**
+ * Turns the page's LLM judge on: an Azure OpenAI endpoint at `endpoint`, deployment
+ * `gpt-4o-judge`, key `key`; with `remember` the settings are kept, with `concurrency` its calls
+ * at once.
+ */
+export async function configureJudge(page, { endpoint, key, remember = false, concurrency } = {}) {
   await page.click("#judge-panel > summary");
   await page.check("#judge-enabled");
   await page.selectOption("#judge-kind", "azure");
@@ -100,4 +106,21 @@ export async function configureJudge(page, endpoint, key) {
   await page.fill("#judge-model", "gpt-4o-judge");
   await page.dispatchEvent("#judge-model", "change");
   await page.fill("#judge-key", key);
+  if (remember) await page.check("#judge-remember");
+  if (concurrency) {
+    await page.fill("#judge-concurrency", String(concurrency));
+    await page.dispatchEvent("#judge-concurrency", "change");
+  }
+}
+
+/** Unfolds the loader ("Change" in the dataset's line) when a dataset has folded it away. */
+export async function showLoader(page) {
+  if (await page.isHidden("#load-panel")) await page.click("#dataset-change");
+  await page.waitForSelector("#load-panel", { state: "visible" });
+}
+
+/** Clicks the export button of `format` and resolves to the downloaded file's text. */
+export async function downloadExport(page, format) {
+  const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15000 }), page.click(`#exports button[data-format="${format}"]`)]);
+  return readFile(await file.path(), "utf8");
 }

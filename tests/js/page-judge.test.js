@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
-import { openFile, pageHarness, pickFile, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { configureJudge, openFile, pageHarness, pickFile, screenshot, settled, summary, tableRows } from "./page-helpers.js";
 
 const url = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -37,17 +37,9 @@ function dataset(responses, evaluators = { Relevance: {}, PartialMatch: {} }) {
   });
 }
 
-/** Fills the judge panel; ticks "remember" when asked. */
-async function configure(page, { remember = false, endpoint = url } = {}) {
-  await page.click("#judge-panel > summary");
-  await page.check("#judge-enabled");
-  await page.selectOption("#judge-kind", "azure");
-  await page.fill("#judge-endpoint", endpoint);
-  await page.fill("#judge-model", "gpt-4o-judge");
-  await page.fill("#judge-key", key);
-  if (remember) await page.check("#judge-remember");
-  await page.fill("#judge-concurrency", "4");
-  await page.dispatchEvent("#judge-concurrency", "change");
+/** Fills the judge panel with the test judge; ticks "remember" when asked. */
+function configure(page, { remember = false, endpoint = url } = {}) {
+  return configureJudge(page, { endpoint, key, remember, concurrency: 4 });
 }
 
 /** Every value the page keeps in IndexedDB, as text. */

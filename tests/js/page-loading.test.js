@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { markPending, openFile, pageHarness, pickFile, settled, summary, tableRows } from "./page-helpers.js";
+import { configureJudge, markPending, openFile, pageHarness, pickFile, settled, summary, tableRows } from "./page-helpers.js";
 
 const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
 const key = process.env.AGENTEVAL_JUDGE_KEY;
@@ -30,15 +30,8 @@ after(async () => {
 
 const offered = (page) => page.$$eval("#exports button", (buttons) => buttons.map((button) => button.dataset.format));
 
-async function configure(page, endpoint) {
-  await page.click("#judge-panel > summary");
-  await page.check("#judge-enabled");
-  await page.selectOption("#judge-kind", "azure");
-  await page.fill("#judge-endpoint", endpoint);
-  await page.dispatchEvent("#judge-endpoint", "change");
-  await page.fill("#judge-model", "gpt-4o-judge");
-  await page.dispatchEvent("#judge-model", "change");
-  await page.fill("#judge-key", key);
+function configure(page, endpoint) {
+  return configureJudge(page, { endpoint, key });
 }
 
 /** A port nothing listens on (it was just closed). */
@@ -230,18 +223,18 @@ test("page loading: the table says what each entry is — name, prompt and respo
     page.$$eval(".table-viewport .table-row", (rows) =>
       rows
         .sort((a, b) => a.getAttribute("aria-rowindex") - b.getAttribute("aria-rowindex"))
-        .map((row) => ({ entry: row.children[0].textContent, name: row.children[2].textContent, prompt: row.children[3].textContent, response: row.children[4].title })),
+        .map((row) => ({ entry: row.children[0].textContent, thread: row.children[2].textContent, name: row.children[4].textContent, prompt: row.children[5].textContent, response: row.children[6].title })),
     );
-  await page.waitForFunction(() => [...document.querySelectorAll(".table-viewport .table-row")].every((row) => row.children[3].textContent !== ""));
+  await page.waitForFunction(() => [...document.querySelectorAll(".table-viewport .table-row")].every((row) => row.children[5].textContent !== ""));
   const rows = await cells();
   const demo = JSON.parse(await readFile(join(root, "examples/m365-demo.json"), "utf8"));
-  assert.deepEqual(rows[0], { entry: "item-0", name: "", prompt: demo.items[0].prompt, response: demo.items[0].response });
-  assert.deepEqual(rows.slice(5).map((row) => [row.entry, row.name, row.prompt]), [
-    ["item-5.turn-0", "Onboarding conversation", "I start on Monday. What should I bring?"],
-    ["item-5.turn-1", "Onboarding conversation", "Where do I park?"],
+  assert.deepEqual(rows[0], { entry: "item-0", thread: "", name: "", prompt: demo.items[0].prompt, response: demo.items[0].response });
+  assert.deepEqual(rows.slice(5).map((row) => [row.entry, row.thread, row.name, row.prompt]), [
+    ["item-5.turn-0", "Onboarding conversation", "", "I start on Monday. What should I bring?"],
+    ["item-5.turn-1", "Onboarding conversation", "", "Where do I park?"],
   ]);
   const headers = await page.$$eval(".table-head [role=columnheader]", (list) => list.map((header) => header.textContent.replace(/ [▲▼]$/, "")));
-  assert.deepEqual(headers.slice(0, 5), ["Entry", "Status", "Id or name", "Prompt", "Response"]);
+  assert.deepEqual(headers.slice(0, 7), ["Entry", "Status", "Thread", "Turn", "Id or name", "Prompt", "Response"]);
   // Full evaluator names, never cut into the same text.
   const shown = await page.$$eval(".table-head button.sort", (buttons) => buttons.map((button) => ({ text: button.textContent, clipped: button.scrollWidth > button.clientWidth })));
   assert.ok(shown.every((entry) => !entry.clipped), JSON.stringify(shown));

@@ -1,13 +1,13 @@
 // Human review on the page, end to end in headless Chromium: a reviewer overrides a verdict with a
-// comment and marks an entry, the override shows beside the evaluator's verdict, every export
-// carries it, a reload restores it from IndexedDB, and the exported scored document opened again
-// shows it.
+// comment and marks an entry, the override shows beside the evaluator's verdict, the summary counts
+// it and the table marks the entry, every export carries it, a reload restores it from IndexedDB,
+// and the exported scored document opened again shows it.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
-import { openFile, pageHarness, screenshot, settled } from "./page-helpers.js";
+import { openFile, pageHarness, screenshot, settled, tableRows } from "./page-helpers.js";
 
 let harness;
 
@@ -68,6 +68,13 @@ test("page review: an override with a comment survives export, reload and re-ope
   assert.equal(await page.textContent("#review-counts"), "This run: 1 of 1 reviewed verdict overridden · 1 entry needs review · 1 entry reviewed");
   await screenshot(page, "item-review");
   await closeItem(page);
+  // The summary counts the review, and the table marks the reviewed entry.
+  const counted = "1 verdict overridden: evaluators and reviewer disagree on 1 of 1 reviewed; 1 entry needs review";
+  await page.waitForFunction((text) => document.querySelector("#review-summary").textContent === text, counted);
+  assert.equal(await page.isVisible("#review-summary"), true);
+  const marks = async () => (await tableRows(page)).map((row) => [row.entry, row.reviewMark]);
+  const marked = [["item-0", "reviewed: 1 verdict, needs review"]];
+  assert.deepEqual((await marks()).filter(([, mark]) => mark), marked);
 
   const report = JSON.parse(await download(page, "report"));
   assert.equal(report.items[0].results[0].result, original, "the report keeps the evaluator's verdict");
@@ -92,10 +99,14 @@ test("page review: an override with a comment survives export, reload and re-ope
   assert.equal(await page.inputValue(`select.review-verdict[data-evaluator="${evaluator}"]`), flipped);
   assert.match(await page.textContent("#review-counts"), /^This run: 1 of 1 reviewed verdict overridden/);
   await closeItem(page);
+  assert.equal(await page.textContent("#review-summary"), counted, "the counts after a reload");
+  assert.deepEqual((await marks()).filter(([, mark]) => mark), marked);
   assert.deepEqual(JSON.parse(await download(page, "report")).summary.review, report.summary.review);
 
   // The exported scored document, opened again, shows the review as stored.
   assert.equal(await openFile(page, "m365-demo.scored.json", scored), "done");
+  await page.waitForFunction((text) => document.querySelector("#review-summary").textContent === text, counted);
+  assert.deepEqual((await marks()).filter(([, mark]) => mark), marked, "the mark of the scored document's review");
   await openFirstEntry(page);
   assert.deepEqual((await verdictRows(page))[0], [evaluator, original, flipped]);
   // Clearing the override there leaves the entry marked and the export without an override.
@@ -105,5 +116,7 @@ test("page review: an override with a comment survives export, reload and re-ope
   await closeItem(page);
   const cleared = JSON.parse(await download(page, "report"));
   assert.deepEqual(cleared.summary.review, { entries: 1, needs_review: 1, reviewed: 0, overridden: 0 });
+  assert.equal(await page.textContent("#review-summary"), "1 entry needs review");
+  assert.deepEqual((await marks()).filter(([, mark]) => mark), [["item-0", "reviewed, needs review"]]);
   assert.deepEqual(problems, []);
 });

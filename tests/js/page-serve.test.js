@@ -2,7 +2,8 @@
 // tests is passed as AGENTEVAL_XTASK): it runs `agenteval view examples/m365-demo.json`, which
 // serves the page compiled into the CLI with its security headers and compression; the page opens
 // the example it is given scored, offers the local demo judge, and scores the example's judged
-// evaluators with it.
+// evaluators with it — from the judge panel, or in one click from the offer a run without a judge
+// makes.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -97,6 +98,32 @@ test("serve: the page opens with the example scored and scores its judged evalua
   assert.equal(await settled(page), "done");
   assert.match(await page.textContent('#summary [data-evaluator="Coherence"] .card-detail'), /0 skipped/);
   assert.match(await page.textContent("#run-status"), /judge: 1 call,/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("serve: a run that skipped judged evaluators offers the demo judge in one click", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  await page.goto(pageUrl);
+  assert.equal(await settled(page), "done");
+  assert.match(await page.textContent('#summary [data-evaluator="Coherence"] .card-detail'), /1 skipped/);
+  await page.waitForSelector("#judge-offer:not([hidden])");
+  assert.match(await page.textContent("#judge-offer"), /^Judged evaluators skipped \(\d+ judge calls? not made\) — use the local demo judge \(deterministic replies, no model\):/);
+  assert.equal(await page.textContent("#judge-offer-demo"), "Use the local demo judge (deterministic replies, no model)");
+  assert.equal(await page.isChecked("#judge-enabled"), false, "the page turned a judge on by itself");
+  await markPending(page);
+  await page.click("#judge-offer-demo");
+  assert.equal(await settled(page), "done");
+  assert.equal(await page.isChecked("#judge-enabled"), true);
+  assert.equal(await page.isHidden("#judge-offer"), true);
+  assert.match(await page.textContent('#summary [data-evaluator="Coherence"] .card-detail'), /0 skipped/);
+  assert.match(await page.textContent("#run-status"), /judge: \d+ calls?,/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { markPending, openFile, pageHarness, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { markPending, openFile, pageHarness, screenshot, settled, showLoader, summary, tableRows } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
 let harness;
@@ -107,6 +107,7 @@ test("page: every dialect by file input, paste, URL and drop gives the CLI's ver
   assert.deepEqual(foundryReport.items.map((entry) => entry.status), ["pass", "fail"]);
   // Foundry JSONL with the config as its first line, pasted.
   await markPending(page);
+  await showLoader(page);
   await page.click("details:has(#dataset-paste) > summary");
   await page.fill("#dataset-paste", [JSON.stringify(foundryConfig), ...foundryRows.map((row) => JSON.stringify(row))].join("\n"));
   await page.click("#dataset-paste-score");
@@ -114,6 +115,7 @@ test("page: every dialect by file input, paste, URL and drop gives the CLI's ver
   assert.deepEqual((await summary(page)).entries, 2);
   // The example by URL (served beside the page).
   await markPending(page);
+  await showLoader(page);
   await page.fill("#dataset-url", `${harness.server.url}/examples/m365-demo.json`);
   await page.click("#dataset-url-load");
   assert.equal(await settled(page), "done");
@@ -284,6 +286,7 @@ test("page: keyboard only — tab order reaches every control, arrows move in th
   assert.match(await page.textContent("#item-title"), /^item-1 /);
   await page.keyboard.press("Escape");
   const order = [];
+  await showLoader(page);
   await page.focus("#dataset-file");
   for (let step = 0; step < 40; step += 1) {
     await page.keyboard.press("Tab");

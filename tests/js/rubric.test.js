@@ -159,6 +159,27 @@ test("node: output_quality rates its members in one call and passes only when ev
   assert.equal(tools.result, "skipped");
 });
 
+test("node: generateRubric has the judge write a rubric the Rubric judge then scores with", async () => {
+  const generated = await agenteval.generateRubric(
+    { instructions: "Book restaurant tables. Dinner is served 17:00-22:00; parties of at most 8 guests.", traces: "user: a table for 10\nagent: at most 8" },
+    { judge: { ...judge, cache: false } },
+  );
+  assert.deepEqual(
+    generated.dimensions.map((dimension) => dimension.id),
+    ["book_restaurant_tables", "dinner_is_served", "parties_of_at", "general_quality"],
+  );
+  assert.equal(generated.dimensions.at(-1).always_applicable, true);
+  const report = await agenteval.score(dataset(["Booked for 4 at 19:00."], { Rubric: generated }), { judge });
+  assert.match(rubricResult(report, 0).result, /^(pass|fail)$/);
+  assert.equal(rubricResult(report, 0).details.dimension_scores.length, 4);
+  await assert.rejects(agenteval.generateRubric({ traces: "user: hi" }, { judge }), (error) => error.code === "invalidArgument" && /traces cannot be used alone/.test(error.message));
+  await assert.rejects(agenteval.generateRubric({ instructions: "Be kind." }, {}), (error) => error.code === "invalidArgument" && /options\.judge/.test(error.message));
+  await assert.rejects(
+    agenteval.generateRubric({ instructions: "Be kind. [[judge:fault=500*9]]" }, { judge: { ...judge, retries: 0, cache: false } }),
+    (error) => error.code === "judgeFailed",
+  );
+});
+
 describeChromium();
 
 function describeChromium() {
@@ -205,6 +226,14 @@ function describeChromium() {
       assert.equal(dropped.error.code, "judgeOutputUnparseable");
       assert.equal(report.judge.calls, 3);
     }
+  });
+
+  test("chromium page: generateRubric through fetch", async () => {
+    const ids = await page.evaluate(async (options) => {
+      const rubric = await globalThis.agenteval.generateRubric({ systemPrompt: "You answer questions about vacation policy. Cite the handbook." }, { judge: options });
+      return rubric.dimensions.map((dimension) => dimension.id);
+    }, { ...judge, cache: false });
+    assert.deepEqual(ids, ["you_answer_questions", "cite_the_handbook", "general_quality"]);
   });
 
   test("chromium page and worker: output_quality rates its members in one call through fetch", async () => {

@@ -66,14 +66,17 @@ export class Engine {
    * Scores the open dataset as run `options.runId`; `hooks.onRows(rows, runId)` gets compact rows
    * in batches and `hooks.onProgress(progress, runId)` the progress, each tagged with the run it
    * belongs to (the worker tags every message). Returns `{promise, cancel}`: a cancelled run
-   * without a judge rejects with an `AbortError`; with one, it resolves with the entries judged
-   * so far.
+   * without a judge rejects with an `AbortError`, with one it resolves with the entries judged so
+   * far, each once the worker has stored the run.
    */
   run(options, hooks) {
     const controller = new AbortController();
     const promise = this.client.call("run", [options], {
       signal: controller.signal,
       judged: Boolean(options?.judge),
+      // A cancelled run ends when the worker has stored it as cancelled, never before: a reload
+      // right after finds it cancelled, not still running.
+      settle: true,
       onProgress: hooks?.onProgress && ((progress) => hooks.onProgress(progress, progress.runId)),
       onRows: hooks?.onRows && ((message) => hooks.onRows(compactRows(message), message.runId)),
     });

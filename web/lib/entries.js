@@ -67,6 +67,20 @@ export function inputOf(source, outcome) {
   return record;
 }
 
+/**
+ * The turns of a thread before turn entry `outcome`, for the item view's conversation:
+ * `[{turn, prompt, response}]` (0-based `turn`); empty for an item or row, or a thread's first turn.
+ */
+export function conversationOf(source, outcome) {
+  if (outcome.turn === null || outcome.turn === undefined) return [];
+  const turns = records(source)[outcome.index]?.turns;
+  if (!Array.isArray(turns)) return [];
+  return turns.slice(0, outcome.turn).map((turn, at) => {
+    const { prompt, response } = inputFields(turn);
+    return { turn: at, prompt, response };
+  });
+}
+
 /** Tags of the entry: the item's and, for a turn, the turn's own. */
 export function entryTags(source, outcome) {
   const record = records(source)[outcome.index];
@@ -113,13 +127,18 @@ export function inputFields(input) {
 /** How much of an entry's text a table cell's tooltip holds. */
 const LABEL_LENGTH = 2000;
 
-/** What the table shows of an entry's input: `{name, prompt, response}` as short text ("" when absent). */
+/**
+ * What the table shows of an entry's input: `{name, prompt, response, thread}` as short text (""
+ * when absent): a thread turn's `thread` is its thread's name and its `name` the turn's own.
+ */
 export function entryLabels(input) {
-  const { name, prompt, response } = inputFields(input);
+  const { prompt, response } = inputFields(input);
+  const turnOfThread = input !== null && typeof input === "object" && "thread" in input;
+  const name = turnOfThread ? (input.id ?? input.name) : inputFields(input).name;
   const text = (value) => {
     if (value === undefined || value === null) return "";
     const whole = typeof value === "string" ? value : JSON.stringify(value);
     return whole.length > LABEL_LENGTH ? `${whole.slice(0, LABEL_LENGTH - 1)}…` : whole;
   };
-  return { name: text(name), prompt: text(prompt), response: text(response) };
+  return { name: text(name), prompt: text(prompt), response: text(response), thread: text(input?.thread) };
 }

@@ -20,12 +20,14 @@ function field(label, input, hint) {
 export class JudgePanel {
   /**
    * `store` keeps settings (may be absent); `onTest(judge)` resolves to a result or rejects;
-   * `onReach(endpoint)` resolves to whether the endpoint can be reached (`judge-check.js`).
+   * `onReach(endpoint)` resolves to whether the endpoint can be reached (`judge-check.js`);
+   * `onChange()`, when given, hears of every change of the settings.
    */
-  constructor({ store, onTest, onReach }) {
+  constructor({ store, onTest, onReach, onChange }) {
     this.store = store;
     this.onTest = onTest;
     this.onReach = onReach;
+    this.onChange = onChange;
     this.key = "";
     this.enabled = h("input", { type: "checkbox", id: "judge-enabled" });
     this.kind = h("select", { id: "judge-kind" }, KINDS.map(([value, text]) => h("option", { value }, text)));
@@ -119,6 +121,7 @@ export class JudgePanel {
   save() {
     this.describe();
     this.store?.setSetting("judge", this.settings()).catch(() => {});
+    this.onChange?.();
   }
 
   saveKey() {

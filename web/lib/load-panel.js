@@ -40,7 +40,7 @@ export class LoadPanel {
     this.dropHint = h("div", { class: "drop-hint", id: "drop-hint", hidden: true }, "Drop the dataset to score it");
     this.element = h(
       "section",
-      { class: "panel load-panel", "aria-labelledby": "load-title" },
+      { class: "panel load-panel", id: "load-panel", "aria-labelledby": "load-title" },
       h("h2", { id: "load-title" }, "Dataset"),
       h(
         "div",

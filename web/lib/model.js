@@ -10,6 +10,10 @@ export class Results {
     this.entries = { total: 0, pass: 0, fail: 0, partial: 0, error: 0, skipped: 0 };
     this.skippedVerdicts = 0;
     this.tags = new Set();
+    /** Whether any row is a thread's turn. */
+    this.hasTurns = false;
+    /** The most results any row has. */
+    this.widest = 0;
     this.append(rows);
   }
 
@@ -19,6 +23,8 @@ export class Results {
       row.position = this.rows.length;
       this.rows.push(row);
       this.entries.total += 1;
+      if (row.turn !== null && row.turn !== undefined) this.hasTurns = true;
+      if (row.results.length > this.widest) this.widest = row.results.length;
       if (row.status in this.entries) this.entries[row.status] += 1;
       for (const result of row.results) {
         let counts = this.counts.get(result.evaluator);

@@ -8,6 +8,7 @@ import { h, percent, plural, replace } from "./dom.js";
 import { histogram, passRateChart, tagChart } from "./charts.js";
 import { ItemView } from "./item-view.js";
 import { Results } from "./model.js";
+import { summaryText } from "./review.js";
 import { ResultsTable } from "./table.js";
 
 const STATUS_FILTERS = ["pass", "fail", "partial", "error", "skipped"];
@@ -34,8 +35,9 @@ function card(name, label, value, detail) {
 
 export class ResultsView {
   /**
-   * `source` answers `entry(position)`, `search(text)` and `labels(positions)` (the entries' text
-   * for the table); each may be absent (no item view, no search, no text columns).
+   * `source` answers `entry(position)`, `search(text)`, `labels(positions)` (the entries' text
+   * for the table), `review(position, review)` (saves a review) and `reviews()` (the run's review
+   * counts and marks); each may be absent (no item view, no search, no text columns, no review).
    */
   constructor(source = {}) {
     this.source = source;
@@ -51,7 +53,14 @@ export class ResultsView {
       onSort: (key) => this.sortBy(key),
       labels: source.labels,
     });
-    this.item = new ItemView({ onReview: source?.review });
+    const onReview = source.review && (async (position, review) => {
+      const entry = await source.review(position, review);
+      this.loadReviews();
+      return entry;
+    });
+    this.item = new ItemView({ onReview, onStep: (position, delta) => this.step(position, delta) });
+    this.reviewLine = h("p", { class: "review-summary", id: "review-summary", hidden: true });
+    this.opening = 0;
     this.compareSlot = h("div", { class: "compare-slot" });
     this.filterSlot = h("div", { class: "filter-slot" });
     this.filters = h("div", { class: "filters", role: "search" });
@@ -71,6 +80,7 @@ export class ResultsView {
   /** Replaces the results. */
   reset(rows = []) {
     this.results = new Results(rows);
+    this.showReviews({ counts: undefined, marks: [] });
     this.filter.matches = undefined;
     this.drawFilters();
     this.refresh();
@@ -106,6 +116,7 @@ export class ResultsView {
       this.summary,
       h("h2", { class: "visually-hidden" }, "Summary"),
       h("p", { class: "headline", id: "headline" }, headline(entries)),
+      this.reviewLine,
       h(
         "div",
         { class: "cards" },
@@ -203,6 +214,22 @@ export class ResultsView {
     );
   }
 
+  /** Asks the source for the run's reviews and shows them (the summary's line, the table's marks). */
+  async loadReviews() {
+    if (!this.source.reviews) return;
+    const results = this.results;
+    const state = await this.source.reviews().catch(() => null);
+    if (state && results === this.results) this.showReviews(state);
+  }
+
+  /** Shows `{counts, marks}`: the counts in the summary, a mark on each reviewed entry's row. */
+  showReviews({ counts, marks }) {
+    const text = summaryText(counts);
+    this.reviewLine.textContent = text ?? "";
+    this.reviewLine.hidden = !text;
+    this.table.setMarks(new Map(marks.map((mark) => [mark.position, mark])));
+  }
+
   /** Shows only the entries at `positions` in the table (all of them for null). */
   restrict(positions) {
     this.filter.only = positions ? new Set(positions) : undefined;
@@ -240,9 +267,21 @@ export class ResultsView {
     this.drawTable();
   }
 
+  /** Opens entry `position` in the item view, placed in the table's current order. */
   async open(position) {
     if (!this.source.entry) return;
-    this.item.show(await this.source.entry(position), position);
+    const asked = ++this.opening;
+    const entry = await this.source.entry(position);
+    if (asked !== this.opening) return;
+    const order = this.table.positions;
+    this.item.show(entry, position, { at: order.indexOf(position), count: order.length });
+  }
+
+  /** Opens the entry `delta` places from `position` in the table's order, if there is one. */
+  step(position, delta) {
+    const order = this.table.positions;
+    const next = order[order.indexOf(position) + delta];
+    if (next !== undefined) this.open(next);
   }
 }
 

@@ -36,6 +36,23 @@ export function countsText(counts) {
 }
 
 /**
+ * The run's review counts for the summary, in the words the HTML and Markdown reports use (the
+ * core's `ReviewSummary::describe`): "3 verdicts overridden: evaluators and reviewer disagree on
+ * 3 of 41 reviewed; 2 entries need review"; null without a review.
+ */
+export function summaryText(counts) {
+  if (!counts || counts.entries === 0) return null;
+  const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+  const parts = [];
+  if (counts.reviewed > 0) {
+    parts.push(`${plural(counts.overridden, "verdict", "verdicts")} overridden: evaluators and reviewer disagree on ${counts.overridden} of ${counts.reviewed} reviewed`);
+  }
+  if (counts.needs_review > 0) parts.push(`${plural(counts.needs_review, "entry", "entries")} ${counts.needs_review === 1 ? "needs" : "need"} review`);
+  if (parts.length === 0) parts.push(`${plural(counts.entries, "entry", "entries")} reviewed, no verdict overridden`);
+  return parts.join("; ");
+}
+
+/**
  * The review form of an entry: `outcome` (with its `review`, if any), `save(review)`, which
  * resolves when the engine has kept it or rejects with the core's message, and the run's review
  * counts.

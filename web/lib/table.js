@@ -1,14 +1,28 @@
 // The results table: entries × evaluators, with each entry's id or name, prompt and response
-// (clipped; whole on hover and focus, fetched for the rows in view only), virtualised (only the
+// (clipped; whole on hover and focus, fetched for the rows in view only), a thread and a turn
+// column when the run has thread turns (numbered as the exports number them), virtualised (only the
 // rows in view, plus a margin, exist in the DOM), so it scrolls smoothly at 100 000 entries.
 // Columns sort on click; rows open the item view on click or Enter; arrow keys move between rows.
+// On a narrow screen each entry is a card instead (its verdicts wrapped, named), still virtualised.
 // ARIA table semantics with `aria-rowcount` and `aria-rowindex` tell screen readers where they are.
 
 import { h, formatScore } from "./dom.js";
 import { entryLabel, Results } from "./model.js";
 
 const ROW_HEIGHT = 32;
+/** Below this width the entries are cards (one per entry, its verdicts wrapped), not a wide table. */
+const CARDS_QUERY = "(max-width: 600px)";
+/** A card's height: its padding and three lines (entry and status, prompt, response)… */
+const CARD_BASE = 84;
+/** …and a line per two verdicts of the entry with the most. */
+const CARD_VERDICT_LINE = 24;
 const MARGIN = 4;
+
+/** The thread and turn columns' headers, and what they say of their numbering. */
+const THREAD_COLUMNS = [
+  ["Thread", "The thread: its name, else its item as the exports name it"],
+  ["Turn", "The turn within its thread, numbered from 0 as the exports number it (item-4.turn-1)"],
+];
 
 /** The columns of the entries' text, when the table has a `labels` source: `[key, header]`. */
 const TEXT_COLUMNS = [
@@ -28,6 +42,7 @@ export class ResultsTable {
     this.onSort = onSort;
     this.labels = labels;
     this.texts = new Map();
+    this.marks = new Map();
     this.wanted = new Set();
     this.asking = 0;
     this.positions = [];
@@ -45,22 +60,35 @@ export class ResultsTable {
     this.viewport.addEventListener("keydown", (event) => this.key(event));
     this.drawn = new Map();
     this.frame = 0;
+    this.rowHeight = ROW_HEIGHT;
+    this.narrow = globalThis.matchMedia?.(CARDS_QUERY);
+    this.narrow?.addEventListener("change", () => {
+      if (this.results) this.show(this.results, this.positions, this.sort);
+    });
   }
 
   /** Shows `positions` (rows of `results`, in order) with `sort` marked in the header. */
   show(results, positions, sort) {
-    const columnsChanged = this.results !== results || this.evaluatorCount !== results.evaluators.length;
+    const threads = results.hasTurns;
+    const columnsChanged = this.results !== results || this.evaluatorCount !== results.evaluators.length || this.threads !== threads;
     if (this.results !== results) this.texts.clear();
     this.results = results;
     this.positions = positions;
     this.sort = sort;
     this.evaluatorCount = results.evaluators.length;
+    this.threads = threads;
+    this.textStart = 2 + (threads ? THREAD_COLUMNS.length : 0);
+    const cards = Boolean(this.narrow?.matches);
+    this.element.classList.toggle("as-cards", cards);
+    this.rowHeight = cards ? CARD_BASE + CARD_VERDICT_LINE * Math.ceil(results.widest / 2) : ROW_HEIGHT;
+    this.element.style.setProperty("--row-height", `${this.rowHeight}px`);
     this.element.setAttribute("aria-rowcount", String(positions.length + 1));
-    this.spacer.style.height = `${positions.length * ROW_HEIGHT}px`;
+    this.spacer.style.height = `${positions.length * this.rowHeight}px`;
+    const thread = threads ? "minmax(7rem, 10rem) minmax(3.5rem, 4rem) " : "";
     const text = this.labels ? "minmax(6rem, 10rem) minmax(12rem, 3fr) minmax(12rem, 3fr) " : "";
-    const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
+    const template = `minmax(9rem, 10rem) minmax(5rem, 6rem) ${thread}${text}repeat(${Math.max(1, results.evaluators.length)}, minmax(7rem, 1fr))`;
     this.element.style.setProperty("--columns", template);
-    this.element.style.setProperty("--table-width", `${14 + (this.labels ? 30 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
+    this.element.style.setProperty("--table-width", `${14 + (threads ? 14 : 0) + (this.labels ? 30 : 0) + 7 * Math.max(1, results.evaluators.length)}rem`);
     if (columnsChanged || this.headerSort !== `${sort.key}/${sort.descending}`) this.drawHeader();
     for (const row of this.drawn.values()) row.remove();
     this.drawn.clear();
@@ -83,6 +111,7 @@ export class ResultsTable {
         { class: "table-row", role: "row", "aria-rowindex": "1" },
         column("index", "Entry"),
         column("status", "Status"),
+        this.threads ? THREAD_COLUMNS.map(([header, explained]) => h("div", { role: "columnheader", class: "text-header", title: explained }, header)) : null,
         this.labels ? TEXT_COLUMNS.map(([, header]) => h("div", { role: "columnheader", class: "text-header" }, header)) : null,
         this.results.evaluators.map((name) => column(name, name)),
       ),
@@ -104,8 +133,8 @@ export class ResultsTable {
   draw() {
     const top = this.viewport.scrollTop;
     const height = this.viewport.clientHeight || 600;
-    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - MARGIN);
-    const last = Math.min(this.positions.length, Math.ceil((top + height) / ROW_HEIGHT) + MARGIN);
+    const first = Math.max(0, Math.floor(top / this.rowHeight) - MARGIN);
+    const last = Math.min(this.positions.length, Math.ceil((top + height) / this.rowHeight) + MARGIN);
     const spare = [];
     for (const [slot, row] of this.drawn) {
       if (slot < first || slot >= last) {
@@ -124,14 +153,15 @@ export class ResultsTable {
 
   /** A row element with a cell for the entry, its status and each evaluator. */
   emptyRow() {
-    const cell = () => h("div", { role: "cell" }, h("span", { class: "badge" }), document.createTextNode(""));
+    const cell = (properties) => h("div", { role: "cell", ...properties }, h("span", { class: "badge" }), document.createTextNode(""));
     const row = h(
       "div",
       { class: "table-row", role: "row", tabindex: "-1", onclick: () => this.onOpen(Number(row.dataset.position)) },
-      h("div", { role: "cell" }),
-      cell(),
-      this.labels ? TEXT_COLUMNS.map(() => h("div", { role: "cell", class: "cell-text" })) : null,
-      this.results.evaluators.map(cell),
+      h("div", { role: "cell", "data-column": "entry" }),
+      cell({ "data-column": "status" }),
+      this.threads ? THREAD_COLUMNS.map(([header]) => h("div", { role: "cell", class: "cell-thread", "data-column": header.toLowerCase() })) : null,
+      this.labels ? TEXT_COLUMNS.map(([key]) => h("div", { role: "cell", class: "cell-text", "data-column": key })) : null,
+      this.results.evaluators.map((name) => cell({ "data-evaluator": name })),
     );
     return row;
   }
@@ -140,8 +170,9 @@ export class ResultsTable {
   fillText(row, position) {
     const texts = this.texts.get(position);
     if (!texts) this.want(position);
+    if (this.threads) this.fillThread(row, position, texts);
     TEXT_COLUMNS.forEach(([key], column) => {
-      const cell = row.children[column + 2];
+      const cell = row.children[column + this.textStart];
       const value = texts?.[key] ?? "";
       cell.textContent = value;
       if (value) {
@@ -152,6 +183,16 @@ export class ResultsTable {
         cell.removeAttribute("tabindex");
       }
     });
+  }
+
+  /** Fills `row`'s thread and turn cells for entry `position` (`texts` its labels, once read). */
+  fillThread(row, position, texts) {
+    const entry = this.results.rows[position];
+    const [thread, turn] = [row.children[2], row.children[3]];
+    const inThread = entry.turn !== null && entry.turn !== undefined;
+    thread.textContent = inThread ? texts?.thread || `item-${entry.index}` : "";
+    thread.title = thread.textContent;
+    turn.textContent = inThread ? String(entry.turn) : "";
   }
 
   /** Asks for the text of `position` with the others wanted in the same frame. */
@@ -185,18 +226,35 @@ export class ResultsTable {
     for (const row of this.drawn.values()) this.fillText(row, Number(row.dataset.position));
   }
 
+  /** Sets the reviewed entries' marks (`position` → `{needsReview, overrides}`) and redraws the rows in view. */
+  setMarks(marks) {
+    this.marks = marks;
+    if (!this.results) return;
+    for (const [slot, row] of this.drawn) this.fill(row, slot);
+  }
+
+  /** Writes entry `entry`'s id in `cell`, with its review mark when it is reviewed. */
+  fillEntry(cell, entry) {
+    cell.textContent = entryLabel(entry);
+    const mark = this.marks.get(entry.position);
+    if (!mark) return;
+    const said = [mark.overrides > 0 ? `reviewed: ${mark.overrides} ${mark.overrides === 1 ? "verdict" : "verdicts"}` : "reviewed", mark.needsReview ? "needs review" : null].filter(Boolean).join(", ");
+    cell.append(" ", h("span", { class: `review-mark${mark.needsReview ? " review-mark-needs" : ""}`, title: said, "aria-label": said, "data-review": said }, mark.needsReview ? "⚑" : "✎"));
+  }
+
   /** Shows the entry at `slot` in `row`. */
   fill(row, slot) {
     const position = this.positions[slot];
     const entry = this.results.rows[position];
     row.setAttribute("aria-rowindex", String(slot + 2));
     row.dataset.position = String(position);
-    row.style.transform = `translateY(${slot * ROW_HEIGHT}px)`;
+    row.style.transform = `translateY(${slot * this.rowHeight}px)`;
     const cells = row.children;
-    cells[0].textContent = entryLabel(entry);
+    this.fillEntry(cells[0], entry);
     setBadge(cells[1], entry.status ?? "skipped", entry.status ?? "skipped", "");
-    const first = this.labels ? 2 + TEXT_COLUMNS.length : 2;
+    const first = this.textStart + (this.labels ? TEXT_COLUMNS.length : 0);
     if (this.labels) this.fillText(row, position);
+    else if (this.threads) this.fillThread(row, position);
     this.results.evaluators.forEach((name, column) => {
       const result = Results.resultOf(entry, name);
       const cell = cells[column + first];
@@ -227,10 +285,10 @@ export class ResultsTable {
 
   focusSlot(slot) {
     if (slot < 0) return;
-    const top = slot * ROW_HEIGHT;
+    const top = slot * this.rowHeight;
     if (top < this.viewport.scrollTop) this.viewport.scrollTop = top;
-    else if (top + ROW_HEIGHT > this.viewport.scrollTop + this.viewport.clientHeight) {
-      this.viewport.scrollTop = top + ROW_HEIGHT - this.viewport.clientHeight;
+    else if (top + this.rowHeight > this.viewport.scrollTop + this.viewport.clientHeight) {
+      this.viewport.scrollTop = top + this.rowHeight - this.viewport.clientHeight;
     }
     this.draw();
     this.drawn.get(slot)?.focus();

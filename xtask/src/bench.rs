@@ -626,11 +626,13 @@ pub fn run_page() -> Result<(), String> {
     wasm::ensure_chromium()?;
     wasm::ensure_npm_packages()?;
     wasm::ensure_package()?;
+    cargo(["build", "-p", "agenteval-cli"]).run()?;
     let figures = json_figures(
         &Step::new("node")
             .arg("bench-page.mjs")
             .arg(&document)
             .env("CHROMIUM", wasm::CHROMIUM)
+            .env("AGENTEVAL_CLI", wasm::target_dir().join("debug/agenteval"))
             .dir(wasm::js_tests_dir())
             .output()?,
     )?;
@@ -660,7 +662,33 @@ pub fn run_page() -> Result<(), String> {
         figure(&figures, "scrollFrameP95Ms")?,
         figure(&figures, "scrollFrameMedianMs")?,
     );
+    print_first_view(&figures["firstView"])?;
     println!("{figures}");
+    Ok(())
+}
+
+/// The first view's transfer size as `bench-first-view.mjs` measured it.
+fn print_first_view(view: &serde_json::Value) -> Result<(), String> {
+    let bytes = |value: &serde_json::Value, what: &str| {
+        value
+            .as_u64()
+            .ok_or_else(|| format!("bench-page.mjs printed no first-view {what}"))
+    };
+    let total = bytes(&view["total"], "total")?;
+    let kinds = view["byKind"]
+        .as_object()
+        .ok_or("bench-page.mjs printed no first-view sizes by kind")?
+        .iter()
+        .map(|(kind, size)| Ok(format!("{kind} {}", bytes(size, kind)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    println!(
+        "First view as `agenteval view` serves it: {total} bytes transferred ({:.1} KB; {} uncompressed), {} files, {} wasm module(s); by kind: {}",
+        total as f64 / 1024.0,
+        bytes(&view["raw"], "raw size")?,
+        view["files"].as_array().map_or(0, Vec::len),
+        bytes(&view["wasmModules"], "module count")?,
+        kinds.join(", "),
+    );
     Ok(())
 }
 

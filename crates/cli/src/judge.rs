@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use agenteval_core::engine::{self, Session};
 use agenteval_core::judge::{
-    settings, Cancel, Clock, Credential, Endpoint, EndpointKind, FixedCredential, HttpRequest,
-    HttpResponse, JudgeSettings, LocalFuture, Method, Policy, Scheduler, Setting, Store, Transport,
-    TransportError,
+    settings, CallError, Cancel, Clock, Completion, Credential, Endpoint, EndpointKind,
+    FixedCredential, HttpRequest, HttpResponse, JudgeRequest, JudgeSettings, LocalFuture, Method,
+    Policy, Scheduler, Setting, Store, Transport, TransportError,
 };
 use clap::Args;
 
@@ -273,6 +273,61 @@ fn write_private(path: &std::path::Path, body: &str) -> std::io::Result<()> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path)?.write_all(body.as_bytes())
+}
+
+/// Sends one request to the judge (no cache: each ask is answered anew) and returns its
+/// completion, with Ctrl-C as cancellation.
+///
+/// # Errors
+/// The runtime could not start (exit 2), or the call failed: its code and message, without the
+/// key.
+pub fn ask(setup: JudgeSetup, request: &JudgeRequest) -> Result<Completion, AskError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| {
+            AskError::Usage(UsageError(format!(
+                "cannot start the judge runtime: {error}"
+            )))
+        })?;
+    let transport = ReqwestTransport::new().map_err(AskError::Usage)?;
+    let clock = TokioClock {
+        origin: Instant::now(),
+    };
+    let credentials = FixedCredential(setup.credential);
+    let cancel = Cancel::new();
+    let scheduler = Scheduler::new(
+        setup.endpoint,
+        &transport,
+        &clock,
+        &credentials,
+        setup.policy,
+    )
+    .with_cancel(cancel.clone());
+    let local = tokio::task::LocalSet::new();
+    local.spawn_local(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            cancel.cancel();
+        }
+    });
+    match local.block_on(&runtime, scheduler.call(request)) {
+        Ok(answer) => Ok(answer.completion),
+        Err(CallError::Failed(failure)) => Err(AskError::Failed(format!(
+            "{}: {}",
+            failure.code.as_str(),
+            failure.message
+        ))),
+        Err(CallError::Cancelled) => Err(AskError::Failed("cancelled".to_owned())),
+    }
+}
+
+/// Why [`ask`] got no completion.
+#[derive(Debug)]
+pub enum AskError {
+    /// A usage problem (exit 2).
+    Usage(UsageError),
+    /// The call failed (exit 1): what happened.
+    Failed(String),
 }
 
 /// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides)

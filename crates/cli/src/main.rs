@@ -14,6 +14,7 @@ mod input;
 mod judge;
 mod output;
 mod reopen;
+mod rubric_command;
 mod run_command;
 mod summary;
 mod terminal;
@@ -127,6 +128,9 @@ enum Command {
         #[arg(long = "direction", value_name = "EVALUATOR=DIRECTION")]
         directions: Vec<String>,
     },
+    /// Rubrics: `rubric generate` asks the judge for one from the agent's instructions.
+    #[command(subcommand)]
+    Rubric(rubric_command::RubricCommand),
     /// List the built-in evaluators with their options, defaults and pass rules.
     Evaluators,
     /// Serve the web page on 127.0.0.1 and open FILE in it, scored (exit 2 when this binary
@@ -221,6 +225,7 @@ fn main() -> ExitCode {
             key,
             directions: &directions,
         }),
+        Command::Rubric(command) => rubric_command::run(&command),
         Command::Evaluators => output::list_evaluators(),
         Command::View(args) => view::view(&args),
     };

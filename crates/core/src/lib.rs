@@ -12,6 +12,7 @@ pub mod details;
 pub use agenteval_json::diagnostic;
 pub mod engine;
 pub mod evaluators;
+pub mod exchange;
 pub use agenteval_json::float_parse;
 pub mod inputs;
 /// agenteval's JSON (the `agenteval-json` crate).

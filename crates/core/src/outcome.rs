@@ -7,6 +7,7 @@ use crate::json::Value;
 use serde::Serialize;
 
 use crate::details::Details;
+use crate::exchange::Exchanges;
 
 /// The four ways an evaluator can end on an item.
 #[cfg_attr(feature = "typescript", derive(tsify::Tsify))]
@@ -157,6 +158,10 @@ pub struct EvalResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "typescript", tsify(optional))]
     pub usage: Option<Usage>,
+    /// The judge calls behind the result (judged evaluators only), for an item view; never
+    /// serialized, so no output carries them.
+    #[serde(skip)]
+    pub exchanges: Exchanges,
 }
 
 impl EvalResult {
@@ -171,6 +176,7 @@ impl EvalResult {
             details: Details::new(),
             error: None,
             usage: None,
+            exchanges: Exchanges::default(),
         }
     }
 
@@ -185,6 +191,7 @@ impl EvalResult {
             details: Details::new(),
             error: None,
             usage: None,
+            exchanges: Exchanges::default(),
         }
     }
 
@@ -202,6 +209,7 @@ impl EvalResult {
                 message: message.into(),
             }),
             usage: None,
+            exchanges: Exchanges::default(),
         }
     }
 
@@ -216,6 +224,7 @@ impl EvalResult {
             details: Details::new(),
             error: None,
             usage: None,
+            exchanges: Exchanges::default(),
         }
     }
 

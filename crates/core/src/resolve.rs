@@ -24,8 +24,18 @@ fn empty_options() -> &'static Map<String, Value> {
     EMPTY.get_or_init(Map::new)
 }
 
-fn options_of(value: &Value) -> &Map<String, Value> {
-    value.as_object().unwrap_or_else(|| empty_options())
+/// An evaluator's options as written; for the Rubric, a bare array of dimensions (as Foundry's
+/// rubric page shows a rubric) stands for `{"dimensions": [...]}`.
+fn options_of<'a>(name: &str, value: &'a Value) -> Cow<'a, Map<String, Value>> {
+    match value {
+        Value::Object(options) => Cow::Borrowed(options),
+        Value::Array(_) if name == crate::evaluators::RUBRIC => {
+            let mut options = Map::new();
+            options.insert("dimensions".to_owned(), value.clone());
+            Cow::Owned(options)
+        }
+        _ => Cow::Borrowed(empty_options()),
+    }
 }
 
 /// The document-wide default plan: `default_evaluators` when given, else the system defaults.
@@ -35,7 +45,7 @@ pub fn default_plan(default_evaluators: Option<&Map<String, Value>>) -> Vec<Plan
             .iter()
             .map(|(name, options)| Planned {
                 name,
-                options: Cow::Borrowed(options_of(options)),
+                options: options_of(name, options),
             })
             .collect(),
         None => SYSTEM_DEFAULTS
@@ -60,7 +70,7 @@ pub fn plan<'a>(defaults: &[Planned<'a>], fields: &'a Map<String, Value>) -> Vec
     };
     let own_plan = own.iter().map(|(name, options)| Planned {
         name,
-        options: Cow::Borrowed(options_of(options)),
+        options: options_of(name, options),
     });
     if fields.get("evaluators_mode").and_then(Value::as_str) == Some("replace") {
         return own_plan.collect();
@@ -136,5 +146,22 @@ mod tests {
         );
         let defaults = default_plan(None);
         assert_eq!(names(&plan(&defaults, &item)), ["ExactMatch"]);
+    }
+
+    #[test]
+    fn a_bare_array_of_dimensions_is_the_rubrics_options() {
+        let dimensions = json!([{"id": "a", "description": "d", "weight": 1}]);
+        let root = object(json!({"Rubric": dimensions, "ExactMatch": []}));
+        let defaults = default_plan(Some(&root));
+        let rubric = defaults
+            .iter()
+            .find(|planned| planned.name == "Rubric")
+            .unwrap();
+        assert_eq!(rubric.options.get("dimensions"), Some(&dimensions));
+        let exact = defaults
+            .iter()
+            .find(|planned| planned.name == "ExactMatch")
+            .unwrap();
+        assert!(exact.options.is_empty(), "only the Rubric reads an array");
     }
 }

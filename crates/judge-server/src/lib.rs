@@ -29,6 +29,7 @@ mod http;
 mod memory;
 mod reply;
 mod routes;
+mod rubric_generation;
 mod state;
 mod stats;
 

@@ -8,6 +8,7 @@ use crate::directives::{self, DimensionRating, Directives};
 use crate::faults::{self, FaultKind, Injected};
 use crate::hash;
 use crate::http::{invalid, Outcome, Response};
+use crate::rubric_generation;
 use crate::state::Shared;
 
 /// The `created` time of every reply, fixed so that replies are reproducible.
@@ -173,6 +174,11 @@ fn verdict(conversation: &Conversation, directives: &Directives, seeds: (u64, u6
         );
         object.insert("score".into(), Value::Null);
         object.insert("status".into(), Value::from("skipped"));
+        Value::Null
+    } else if rubric_generation::asks(&conversation.system) {
+        if let Value::Object(rubric) = rubric_generation::rubric(&conversation.others) {
+            object = rubric;
+        }
         Value::Null
     } else if let Some(items) = entailment_items(&conversation.system) {
         let answers = (1..=items)

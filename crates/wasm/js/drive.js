@@ -76,9 +76,9 @@ async function call(evaluator, { input, options, context }) {
  */
 async function judged(run, items, mode, { custom, signal, onResult, onProgress }) {
   const head = await run.judgeAll(mode, items, {
-    onEntry(outcome) {
+    onEntry(outcome, judgeExchanges) {
       items.push(outcome);
-      onResult?.(outcome);
+      onResult?.(outcome, judgeExchanges);
     },
     onProgress,
     callCustom: (request) => call(custom[request.evaluator], request),

@@ -24,6 +24,10 @@ pub enum ErrorCode {
     /// The runs given to `compare` cannot be paired (different dialects, an item without the
     /// key field).
     NotComparable,
+    /// The judge call of `generateRubric` failed or was cancelled.
+    JudgeFailed,
+    /// The judge's reply to `generateRubric` is no rubric the Rubric judge accepts.
+    RubricUnusable,
 }
 
 impl ErrorCode {
@@ -38,6 +42,8 @@ impl ErrorCode {
             ErrorCode::NotScored => "notScored",
             ErrorCode::WordnetUnavailable => "wordnetUnavailable",
             ErrorCode::NotComparable => "notComparable",
+            ErrorCode::JudgeFailed => "judgeFailed",
+            ErrorCode::RubricUnusable => "rubricUnusable",
         }
     }
 }

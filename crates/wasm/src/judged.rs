@@ -16,14 +16,16 @@ use wasm_bindgen_futures::JsFuture;
 use crate::boundary;
 use crate::error::{ApiError, ErrorCode};
 use crate::evaluation::Evaluation;
+use crate::exchanges;
 use crate::judge::{on_abort, FetchTransport, IndexedDbStore, JsClock};
 use crate::run::{custom_call_js, custom_return, head, ScoreRun};
 
 #[wasm_bindgen]
 impl ScoreRun {
     /// Runs the whole dataset through the judge (the core's scheduler over `fetch`): each entry
-    /// goes to `hooks.onEntry` in order as soon as it and those before it are done, with
-    /// `hooks.onProgress({done, total})`; custom evaluators run through `hooks.callCustom`;
+    /// goes to `hooks.onEntry` with its judge calls ([`exchanges::of`]) in order as soon as it
+    /// and those before it are done, with `hooks.onProgress({done, total})`; custom evaluators
+    /// run through `hooks.callCustom`;
     /// `hooks.signal` cancels (judge calls not yet answered end `skipped`, and the report says
     /// which entries were not judged). Resolves as `mode` asks: `"report"` (the report's head, to
     /// which the driver adds `items`), `"evaluation"` (an [`Evaluation`] holding `items`) or
@@ -115,9 +117,9 @@ pub async fn drive(
             if failure.borrow().is_some() {
                 return;
             }
-            let delivered = boundary::to_js(outcome).and_then(|outcome| {
+            let delivered = boundary::to_js(outcome).and_then(|value| {
                 if let Some(on_entry) = &on_entry {
-                    on_entry.call1(&JsValue::UNDEFINED, &outcome)?;
+                    on_entry.call2(&JsValue::UNDEFINED, &value, &exchanges::of(outcome)?)?;
                 }
                 if let Some(on_progress) = &on_progress {
                     let progress = boundary::to_js(&Progress {

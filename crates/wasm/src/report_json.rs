@@ -9,6 +9,7 @@
 //! Written out rather than derived: serde's derived readers of these types were 20 KB of the
 //! WebAssembly module.
 
+use agenteval_core::exchange::Exchanges;
 use agenteval_core::json::{Map, Value};
 use agenteval_core::outcome::{ErrorCode, EvalError, EvalResult, Usage, Verdict};
 use agenteval_core::report::{CaseOutcome, Dialect, RunReport};
@@ -118,6 +119,7 @@ fn eval_result(value: Value, path: &str) -> Result<EvalResult, String> {
                 total_tokens: tokens("total_tokens")?,
             })
         })?,
+        exchanges: Exchanges::default(),
     })
 }
 

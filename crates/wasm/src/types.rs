@@ -170,6 +170,24 @@ export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentOptio
 export function scoreDocument(dataset: DatasetInput, options: ScoreDocumentStreamOptions): Promise<StreamedDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: (ScoreDocumentOptions & { output?: "string" }) | null): Promise<ScoredDocument>;
 export function scoreDocument(dataset: DatasetInput, options?: ScoreDocumentOptions | null): Promise<ScoredDocument<string | Utf8Bytes>>;
+/** What `generateRubric` writes a rubric from: at least one of the first three; traces never alone. */
+export interface RubricSources {
+  /** The agent's instructions. */
+  instructions?: string;
+  /** The agent's system prompt. */
+  systemPrompt?: string;
+  /** Reference documents: knowledge, guidelines, expected answers. */
+  references?: string[];
+  /** Production traces of the agent, to ground the rubric in real use. */
+  traces?: string;
+}
+/** Options of `generateRubric`. */
+export interface GenerateRubricOptions {
+  /** The judge that writes the rubric (required). */
+  judge: JudgeOptions;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
 /** The formats `compare` exports a comparison in: `agenteval compare --format`'s. */
 export type CompareFormat = "json" | "md" | "html";
 /** Options of `compare`. */
@@ -406,8 +424,13 @@ pub struct ScoreOptions {
     /// Cancels the run: the promise rejects with the signal's reason.
     #[tsify(optional, type = "AbortSignal")]
     pub signal: Option<()>,
-    /// Called with each report entry as soon as it is produced, in input order.
-    #[tsify(optional, type = "(outcome: CaseOutcome) => void")]
+    /// Called with each report entry as soon as it is produced, in input order; in a judged run
+    /// also with the entry's judge calls, one element per result (`null` where none; undefined
+    /// when the entry made none).
+    #[tsify(
+        optional,
+        type = "(outcome: CaseOutcome, judgeExchanges?: (JudgeExchange[] | null)[]) => void"
+    )]
     pub on_result: Option<()>,
     /// Called with the entries done so far after each slice of work and at the end.
     #[tsify(optional, type = "(progress: Progress) => void")]

@@ -153,6 +153,13 @@ fn criterion(entry: &Value, pointer: &str, problems: &mut Vec<Diagnostic>) -> Op
     let initialization_parameters = match entry.get("initialization_parameters") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(parameters)) => parameters.clone(),
+        Some(dimensions @ Value::Array(_))
+            if evaluator_name.as_deref() == Some(crate::evaluators::RUBRIC) =>
+        {
+            let mut parameters = Map::new();
+            parameters.insert("dimensions".to_owned(), dimensions.clone());
+            parameters
+        }
         Some(_) => {
             problems.push(Diagnostic::at_pointer(
                 push_pointer(pointer, "initialization_parameters"),

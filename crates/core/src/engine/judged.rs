@@ -11,6 +11,7 @@ use futures::stream::{FuturesUnordered, StreamExt};
 
 use super::{CustomCall, Next, PendingCase, Session};
 use crate::custom::CustomReturn;
+use crate::exchange::{Exchange, Exchanges};
 use crate::judge::http::LocalFuture;
 use crate::judge::request::JudgeRequest;
 use crate::judge::schedule::{CallError, Scheduler};
@@ -161,18 +162,25 @@ pub async fn judge(call: &JudgeCall, scheduler: &Scheduler<'_>) -> EvalResult {
             .map(|request| judge_one(call, request, scheduler)),
     )
     .await;
-    if results.iter().any(|result| {
+    let exchanges: Vec<Exchange> = results
+        .iter()
+        .flat_map(|result| result.exchanges.0.iter().cloned())
+        .collect();
+    let mut combined = if results.iter().any(|result| {
         result.result == Verdict::Skipped && result.reason.as_deref() == Some(CANCELLED_REASON)
     }) {
-        return EvalResult::skipped(&call.label, CANCELLED_REASON);
-    }
-    let mut result = call.combine(results);
-    if matches!(result.result, Verdict::Pass | Verdict::Fail) {
-        for (key, value) in &call.notes {
-            result.details.insert(*key, value.clone());
+        EvalResult::skipped(&call.label, CANCELLED_REASON)
+    } else {
+        let mut result = call.combine(results);
+        if matches!(result.result, Verdict::Pass | Verdict::Fail) {
+            for (key, value) in &call.notes {
+                result.details.insert(*key, value.clone());
+            }
         }
-    }
-    result
+        result
+    };
+    combined.exchanges = Exchanges(exchanges);
+    combined
 }
 
 async fn judge_one(
@@ -181,7 +189,7 @@ async fn judge_one(
     scheduler: &Scheduler<'_>,
 ) -> EvalResult {
     let prompt = request.prompt;
-    match scheduler.call(request).await {
+    let (mut result, answer) = match scheduler.call(request).await {
         Ok(answer) => {
             let result = call
                 .reading
@@ -191,11 +199,22 @@ async fn judge_one(
             } else {
                 scheduler.remember(&answer).await;
             }
-            result
+            (result, Some(answer))
         }
-        Err(CallError::Failed(failure)) => call.reading.result(&call.label, prompt, Err(&failure)),
-        Err(CallError::Cancelled) => EvalResult::skipped(&call.label, CANCELLED_REASON),
-    }
+        Err(CallError::Failed(failure)) => (
+            call.reading.result(&call.label, prompt, Err(&failure)),
+            None,
+        ),
+        Err(CallError::Cancelled) => (EvalResult::skipped(&call.label, CANCELLED_REASON), None),
+    };
+    let sent = request.http(scheduler.endpoint());
+    result.exchanges = Exchanges(vec![Exchange {
+        url: sent.url,
+        request: sent.body,
+        cached: answer.as_ref().is_some_and(|answer| answer.cached),
+        answer: answer.map(|answer| answer.body),
+    }]);
+    result
 }
 
 #[cfg(test)]
@@ -400,5 +419,85 @@ mod tests {
         let result = block_on(judge(&both, &scheduler));
         assert_eq!(result.score, Some(3.5));
         assert_eq!(result.reason.as_deref(), Some("turn 2"));
+    }
+
+    #[test]
+    fn judged_results_keep_the_exact_request_and_raw_answer_without_the_key_or_any_output() {
+        let key = FixedCredential(Some(crate::judge::http::Credential::ApiKey(
+            "sk-exchange-secret".into(),
+        )));
+        let transport = ScriptedTransport::new(|request, _| {
+            let content = if request.body.contains("garbled") {
+                "not a verdict"
+            } else {
+                "{\"score\": 4, \"reason\": \"on topic\"}"
+            };
+            Some(Ok(completion(content)))
+        });
+        let clock = ManualClock::default();
+        let endpoint = Endpoint::new(EndpointKind::OpenAi, "http://judge.test/v1", "m").unwrap();
+        let scheduler = Scheduler::new(endpoint, &transport, &clock, &key, Policy::default());
+        let mut session = session(&["Paris.", "garbled Paris"]);
+        block_on(run(&mut session, &scheduler, None, &mut |_, _| {}));
+        let report = session.finish();
+        let sent = transport.sent.borrow();
+        let relevance = &report.items[0].results[0];
+        let [exchange] = relevance.exchanges.0.as_slice() else {
+            panic!("one exchange, got {:?}", relevance.exchanges);
+        };
+        assert_eq!(exchange.url, "http://judge.test/v1/chat/completions");
+        assert!(sent.iter().any(|request| request.body == exchange.request));
+        assert!(exchange.request.contains("Capital of France?"));
+        let answer = exchange.answer.as_deref().unwrap();
+        assert!(answer.contains("on topic") && answer.contains("choices"));
+        assert!(!exchange.cached);
+        let unreadable = &report.items[1].results[0];
+        assert_eq!(unreadable.result, Verdict::Error);
+        assert!(unreadable.exchanges.0[0]
+            .answer
+            .as_deref()
+            .unwrap()
+            .contains("not a verdict"));
+        let deterministic = &report.items[0].results[1];
+        assert!(
+            deterministic.exchanges.is_empty(),
+            "PartialMatch calls no judge"
+        );
+        let written = crate::report::to_json(&report);
+        assert!(!written.contains("sk-exchange-secret"));
+        assert!(
+            !written.contains("chat/completions"),
+            "no output carries the exchanges"
+        );
+        let kept = format!("{:?}", relevance.exchanges);
+        assert!(!kept.contains("sk-exchange-secret"));
+    }
+
+    #[test]
+    fn a_cancelled_call_keeps_the_request_it_would_have_sent_and_no_answer() {
+        let transport = ScriptedTransport::new(|_, _| None);
+        let clock = ManualClock::default();
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let scheduler = scheduler(&transport, &clock).with_cancel(cancel);
+        let result = block_on(judge(
+            &JudgeCall {
+                label: "relevance".into(),
+                request: request("never sent"),
+                reading: crate::judge::verdict::Reading {
+                    scale: crate::judge::verdict::Scale::Likert,
+                    threshold: 3.0,
+                    extra: crate::judge::verdict::Extra::None,
+                    dimensions: None,
+                },
+                turns: Vec::new(),
+                notes: Vec::new(),
+            },
+            &scheduler,
+        ));
+        assert_eq!(result.reason.as_deref(), Some(CANCELLED_REASON));
+        assert_eq!(result.exchanges.0.len(), 1);
+        assert!(result.exchanges.0[0].request.contains("never sent"));
+        assert_eq!(result.exchanges.0[0].answer, None);
     }
 }

@@ -20,6 +20,7 @@ mod quality;
 pub mod render;
 mod retrieval_context;
 mod rubric;
+pub mod rubric_generation;
 mod shown;
 mod standard;
 pub mod template;
@@ -239,7 +240,7 @@ pub static SPECS: [EvaluatorSpec; 37] = [
     EvaluatorSpec {
         build: RUBRIC_BUILD,
         ..judged(
-            "Rubric",
+            crate::evaluators::RUBRIC,
             &["query", "response", "ground_truth", "context", "messages"],
             RUBRIC_OPTIONS,
             "weighted score sum(w*s)/(5*sum(w)) over the applicable dimensions >= threshold (0.5)",

@@ -147,6 +147,9 @@ static DETERMINISTIC: [EvaluatorSpec; 15] = [
     meteor::SPEC,
 ];
 
+/// The Rubric judge's name, in M365 documents and as a Foundry `evaluator_name`.
+pub const RUBRIC: &str = "Rubric";
+
 /// The built-in evaluator called exactly `name` (names are case-sensitive).
 pub fn find(name: &str) -> Option<&'static EvaluatorSpec> {
     catalog().find(|spec| spec.name == name)

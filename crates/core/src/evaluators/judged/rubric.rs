@@ -84,6 +84,35 @@ pub(super) fn build(label: &str, options: Options<'_>) -> Result<Box<dyn Evaluat
     }))
 }
 
+/// `value` as a rubric's dimensions, checked by the rules of the `dimensions` option and
+/// written back trimmed: `[{id, description, weight, always_applicable, category?}]`.
+///
+/// # Errors
+/// As for the option ([`dimensions`]).
+pub(super) fn checked_dimensions(value: &Value) -> Result<Value, ConfigError> {
+    let (dimensions, descriptions) = dimensions(Some(value))?;
+    Ok(Value::Array(
+        dimensions
+            .iter()
+            .zip(descriptions)
+            .map(|(dimension, description)| {
+                let mut entry = crate::json::Map::new();
+                entry.insert("id".into(), Value::from(dimension.id.as_str()));
+                entry.insert("description".into(), Value::from(description));
+                entry.insert("weight".into(), reading::number(dimension.weight));
+                entry.insert(
+                    "always_applicable".into(),
+                    Value::from(dimension.always_applicable),
+                );
+                if let Some(category) = &dimension.category {
+                    entry.insert("category".into(), Value::from(category.as_str()));
+                }
+                Value::Object(entry)
+            })
+            .collect(),
+    ))
+}
+
 /// The dimensions and their descriptions from the `dimensions` option.
 ///
 /// # Errors

@@ -237,7 +237,7 @@ fn rating_value(rating: &Rating) -> Value {
 }
 
 /// A whole number as an integer (`9`, as the seed writes weights and scores), any other as it is.
-fn number(value: f64) -> Value {
+pub(super) fn number(value: f64) -> Value {
     const EXACT: f64 = 9_007_199_254_740_992.0;
     if value.fract() == 0.0 && value.abs() < EXACT {
         Value::from(value as i64)
