@@ -131,6 +131,7 @@ export const applyReviews = guard(wasm.applyReviews);
 export const compare = guard(wasm.compare);
 export const generateRubric = guard(wasm.generateRubric);
 export const evaluateRows = guard(wasm.evaluateRows);
+export const run = guard(wasm.run);
 export const version = guard(wasm.version);
 /** Crashes the module on purpose (tests of the crash guard): only in the test build, else undefined. */
 export const __testPanic = wasm.__testPanic && guard(wasm.__testPanic);

@@ -133,6 +133,14 @@ export function connectWorker(worker = defaultWorker()) {
     readReport: (dataset) => request("readReport", [dataset]),
     applyReviews: (report, reviews) => request("applyReviews", [report, reviews]),
     compare: (baseline, candidate, options) => request("compare", [baseline, candidate, options]),
+    // An aborted agent run resolves with what was answered, as `run` does.
+    run: async (dataset, options) => {
+      const { signal, onProgress, ...rest } = options ?? {};
+      if (typeof rest.getToken === "function") {
+        throw misuse("options.getToken: a function cannot be sent to a worker; give the token in options.secrets, or call run() directly");
+      }
+      return request("run", [dataset, rest], { signal, onProgress, judged: true });
+    },
     score: async (dataset, options) => {
       const [rest, hooks] = split(options, "score");
       return request("score", [dataset, rest], hooks);

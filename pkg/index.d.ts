@@ -16,6 +16,7 @@ export {
   compare,
   generateRubric,
   evaluateRows,
+  run,
   version,
   connectWorker,
 } from "./agenteval_wasm.js";

@@ -2,7 +2,7 @@
 // `connectWorker()` (or `new Worker(new URL("agenteval/worker", import.meta.url), {type: "module"})`
 // and the protocol of `protocol.js`). Its methods: the package's functions `validate`,
 // `evaluators`, `score`, `evaluate`, `evaluateRows`, `scoreDocument`, `scoreItem`, `render`,
-// `readReport`, `applyReviews`, `compare`, `version`, and for the runs it keeps `evaluationRender`, `evaluationFree`,
+// `readReport`, `applyReviews`, `compare`, `run`, `version`, and for the runs it keeps `evaluationRender`, `evaluationFree`,
 // `rowsEntry` and `rowsInput` (`[handle, …]`; `rowsInput` serves `evaluate`'s runs too).
 // `evaluate` is done with `{report, handle}` and `evaluateRows` with `{summary, dialect, rows,
 // length, handle}`: the run stays in the worker under `handle` until `evaluationFree`. A judge
@@ -90,6 +90,10 @@ serve({
     // The buffer of a `bytes` scored document is moved to the caller rather than copied.
     if (scored?.document instanceof Uint8Array) call.transfer([scored.document.buffer]);
     return scored;
+  },
+  run: async ([dataset, options], call) => {
+    const agenteval = await loading;
+    return agenteval.run(dataset, { ...options, signal: call.signal, onProgress: call.progress });
   },
   scoreItem: async ([item, evaluators, options], call) => {
     const agenteval = await loading;

@@ -24,7 +24,7 @@ function assertCode(code, pattern) {
 
 test("exports exactly the documented functions", () => {
   const names = Object.keys(agenteval).filter((name) => !name.startsWith("__")).sort();
-  assert.deepEqual(names, ["applyReviews", "compare", "connectWorker", "evaluate", "evaluateRows", "evaluators", "generateRubric", "plan", "readReport", "render", "rescoreDataset", "score", "scoreDocument", "scoreItem", "validate", "version"]);
+  assert.deepEqual(names, ["applyReviews", "compare", "connectWorker", "evaluate", "evaluateRows", "evaluators", "generateRubric", "plan", "readReport", "render", "rescoreDataset", "run", "score", "scoreDocument", "scoreItem", "validate", "version"]);
   assert.match(agenteval.version(), /^\d+\.\d+\.\d+/);
 });
 

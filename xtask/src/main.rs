@@ -188,8 +188,58 @@ fn example() -> Result<(), String> {
         .allow_exit(1)
         .run()?;
     judged_example(&cli, &m365, &out)?;
+    agent_example(&cli, &root.join("examples/copilot-studio-import.csv"), &out)?;
     println!("\nAll outputs written to {}", out.display());
     Ok(())
+}
+
+/// The Copilot Studio import set (questions without answers) run through the demo agent over
+/// Direct Line, then scored against the demo judge in the same pass (`agenteval score --target`),
+/// both played by the local server started in-process.
+fn agent_example(
+    cli: &std::path::Path,
+    import_set: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let server = agenteval_judge_server::start(agenteval_judge_server::ServerConfig::default())
+        .map_err(|error| format!("cannot start the local demo agent: {error}"))?;
+    let target = out.join("demo-directline-target.json");
+    let config = format!(
+        "{{\"kind\": \"directline\", \"endpoint\": \"{}/agent/v3/directline\", \"secretEnv\": \"DIRECTLINE_SECRET\", \"quietMs\": 300}}\n",
+        server.url()
+    );
+    std::fs::write(&target, config)
+        .map_err(|error| format!("cannot write {}: {error}", target.display()))?;
+    println!(
+        "\n== the Copilot Studio import set run through the demo agent (Direct Line), then scored:\n   DIRECTLINE_SECRET=demo-directline-secret agenteval score examples/copilot-studio-import.csv --target {} --judge-kind openai --judge-endpoint {}/v1 --judge-model demo --format md",
+        target.display(),
+        server.url()
+    );
+    Step::new(cli)
+        .args(["run", &import_set.display().to_string(), "--target"])
+        .arg(&target)
+        .arg("--out")
+        .arg(out.join("copilot-studio-import.answered.csv"))
+        .env("DIRECTLINE_SECRET", "demo-directline-secret")
+        .allow_exit(1)
+        .run()?;
+    Step::new(cli)
+        .args(["score", &import_set.display().to_string(), "--target"])
+        .arg(&target)
+        .args(["--judge-kind", "openai", "--judge-endpoint"])
+        .arg(format!("{}/v1", server.url()))
+        .args([
+            "--judge-model",
+            "demo",
+            "--no-judge-cache",
+            "--format",
+            "md",
+            "--out",
+        ])
+        .arg(out.join("copilot-studio-import.agent.md"))
+        .env("DIRECTLINE_SECRET", "demo-directline-secret")
+        .allow_exit(1)
+        .run()
 }
 
 /// The M365 demo again with its judged evaluators, against the local demo judge (`cargo xtask

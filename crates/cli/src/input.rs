@@ -7,7 +7,7 @@ use std::path::Path;
 
 use agenteval_core::dataset::{self, Loaded};
 use agenteval_core::json::Value;
-use agenteval_core::{json, plan, Diagnostic, Severity};
+use agenteval_core::{json, plan, Diagnostic, InputError, Severity};
 
 use crate::terminal::visible;
 use crate::UsageError;
@@ -265,17 +265,20 @@ pub fn load_whole(bytes: &[u8], config: Option<&Value>, name: &str) -> Result<Lo
             report_diagnostics(&loaded.diagnostics, name);
             Ok(loaded)
         }
-        Err(error) => {
-            let rendered: Vec<String> = error
-                .diagnostics
-                .into_iter()
-                .map(|diagnostic| {
-                    visible(&in_cli_words(diagnostic).in_source(name).to_string()).into_owned()
-                })
-                .collect();
-            Err(UsageError(rendered.join("\n")))
-        }
+        Err(error) => Err(input_error(error, name)),
     }
+}
+
+/// A dataset the core refused, as the usage error naming `name` and each problem's place.
+pub fn input_error(error: InputError, name: &str) -> UsageError {
+    let rendered: Vec<String> = error
+        .diagnostics
+        .into_iter()
+        .map(|diagnostic| {
+            visible(&in_cli_words(diagnostic).in_source(name).to_string()).into_owned()
+        })
+        .collect();
+    UsageError(rendered.join("\n"))
 }
 
 /// `agenteval validate`: reports every problem; exit 2 when any is an error.

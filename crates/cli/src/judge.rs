@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use agenteval_core::engine::{self, Session};
 use agenteval_core::judge::{
     settings, CallError, Cancel, Clock, Completion, Credential, Endpoint, EndpointKind,
-    FixedCredential, HttpRequest, HttpResponse, JudgeRequest, JudgeSettings, LocalFuture, Policy,
-    Scheduler, Setting, Store, Transport, TransportError,
+    FixedCredential, HttpRequest, HttpResponse, JudgeRequest, JudgeSettings, LocalFuture, Method,
+    Policy, Scheduler, Setting, Store, Transport, TransportError,
 };
 use clap::Args;
 
@@ -213,16 +213,7 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
         scheduler = scheduler.with_store(store);
     }
     let local = tokio::task::LocalSet::new();
-    let watcher = cancel.clone();
-    local.spawn_local(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\nagenteval: cancelling: judge calls in flight are aborted; press Ctrl-C again to quit at once");
-            watcher.cancel();
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
-    });
+    cancel_on_ctrl_c(&local, cancel.clone(), "judge calls");
     let show_progress = std::io::stderr().is_terminal();
     let started = Instant::now();
     local.block_on(&runtime, async {
@@ -246,6 +237,22 @@ pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageErro
         eprintln!();
     }
     Ok(())
+}
+
+/// Raises `cancel` on the first Ctrl-C (the calls in flight, `what`, are aborted) and quits at
+/// once on the second.
+pub(crate) fn cancel_on_ctrl_c(local: &tokio::task::LocalSet, cancel: Cancel, what: &'static str) {
+    local.spawn_local(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!(
+                "\nagenteval: cancelling: {what} in flight are aborted; press Ctrl-C again to quit at once"
+            );
+            cancel.cancel();
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
 }
 
 /// Creates `dir` and its missing parents readable by the user only (0700 on Unix): judge answers
@@ -325,12 +332,16 @@ pub enum AskError {
 
 /// HTTP through reqwest (rustls), following no redirect (the core's `judge::redirect` decides)
 /// and reading no more of a reply than the request allows, checked as it streams.
-struct ReqwestTransport {
+pub(crate) struct ReqwestTransport {
     client: reqwest::Client,
 }
 
 impl ReqwestTransport {
-    fn new() -> Result<Self, UsageError> {
+    /// A client following no redirect.
+    ///
+    /// # Errors
+    /// The HTTP client could not start.
+    pub(crate) fn new() -> Result<Self, UsageError> {
         let client = reqwest::Client::builder()
             .user_agent(concat!("agenteval/", env!("CARGO_PKG_VERSION")))
             .redirect(reqwest::redirect::Policy::none())
@@ -343,7 +354,10 @@ impl ReqwestTransport {
 impl Transport for ReqwestTransport {
     fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>> {
         Box::pin(async move {
-            let mut builder = self.client.post(&request.url).body(request.body);
+            let mut builder = match request.method {
+                Method::Post => self.client.post(&request.url).body(request.body),
+                Method::Get => self.client.get(&request.url),
+            };
             for (name, value) in &request.headers {
                 builder = builder.header(name.as_str(), value.as_str());
             }
@@ -401,8 +415,8 @@ fn describe(error: reqwest::Error) -> TransportError {
 }
 
 /// tokio's monotonic clock.
-struct TokioClock {
-    origin: Instant,
+pub(crate) struct TokioClock {
+    pub(crate) origin: Instant,
 }
 
 impl Clock for TokioClock {

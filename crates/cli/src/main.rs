@@ -4,6 +4,7 @@
 //! Exit codes: 0 every verdict passed; 1 any fail or error; 2 invalid input or usage. `compare`:
 //! 1 when a metric meets `--fail-on`, else 0; 2 on bad input.
 
+mod agent;
 mod allocator;
 #[cfg(test)]
 mod allocator_tests;
@@ -14,6 +15,7 @@ mod judge;
 mod output;
 mod reopen;
 mod rubric_command;
+mod run_command;
 mod summary;
 mod terminal;
 mod view;
@@ -64,6 +66,22 @@ enum Command {
         custom_evaluators: Vec<String>,
         #[command(flatten)]
         judge: Box<judge::JudgeArgs>,
+        #[command(flatten)]
+        agent: Box<agent::TargetArgs>,
+    },
+    /// Run the agent under test over a dataset (--target FILE) and write the dataset in its own
+    /// dialect with the agent's responses filled in (exit 1 when some prompt got no reply).
+    Run {
+        /// Dataset file, or `-` for stdin.
+        dataset: String,
+        /// Foundry evaluation config (`{"testing_criteria": [...]}`), when the rows need one.
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        agent: Box<agent::TargetArgs>,
     },
     /// Check a dataset without scoring it.
     Validate {
@@ -162,18 +180,26 @@ fn main() -> ExitCode {
             out,
             custom_evaluators,
             judge,
+            agent,
         } => custom::templates(&custom_evaluators).and_then(|customs| {
-            judge.setup().and_then(|judge| {
-                output::score(
-                    &dataset,
-                    config.as_deref(),
-                    format,
-                    out.as_deref(),
-                    judge,
-                    customs,
-                )
-            })
+            let setups = judge
+                .setup()
+                .and_then(|judge| Ok((judge, agent.setup()?)))?;
+            output::score(
+                &dataset,
+                config.as_deref(),
+                format,
+                out.as_deref(),
+                setups,
+                customs,
+            )
         }),
+        Command::Run {
+            dataset,
+            config,
+            out,
+            agent,
+        } => run_command::run(&dataset, config.as_deref(), out.as_deref(), &agent),
         Command::Validate { dataset, config } => input::validate(&dataset, config.as_deref()),
         Command::Report {
             dataset,

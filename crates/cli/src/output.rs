@@ -1,4 +1,5 @@
-//! The `score` and `evaluators` commands: run the engine and write the chosen output format.
+//! The `score` and `evaluators` commands: run the engine and write the chosen output format
+//! (with `--target`, after the agent has answered: `crate::agent`).
 //! Foundry JSONL written as Foundry rows is streamed: each row is read, scored and written before
 //! the next is read, so memory does not grow with the file. A current-form M365 document is
 //! scored item by item, so its items are never held as one tree: into the scored document as each
@@ -19,6 +20,7 @@ use agenteval_core::report::{self, RunReport};
 use agenteval_core::scored::{self, m365_document};
 use agenteval_core::{stream, Dialect, Summary};
 
+use crate::agent::AgentSetup;
 use crate::input::{self, Source};
 use crate::judge::JudgeSetup;
 use crate::{summary, UsageError};
@@ -29,12 +31,17 @@ pub fn score(
     config: Option<&Path>,
     format: Option<OutputFormat>,
     out: Option<&Path>,
-    judge: Option<JudgeSetup>,
+    (judge, agent): (Option<JudgeSetup>, Option<AgentSetup>),
     customs: Customs,
 ) -> Result<u8, UsageError> {
     let name = input::source_name(dataset);
     let config = input::read_config(config)?;
-    let source = input::sniff(input::open(dataset)?, name, config.is_some())?;
+    let mut source = input::sniff(input::open(dataset)?, name, config.is_some())?;
+    if let Some(agent) = agent {
+        let bytes = whole_bytes(source, name)?;
+        let ran = crate::agent::run(&agent, &bytes, config.as_ref(), name)?;
+        source = Source::Whole(ran.filled.into_bytes());
+    }
     let mut writer = open_output(out)?;
     if let Some(judge) = judge {
         let bytes = whole_bytes(source, name)?;

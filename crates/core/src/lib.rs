@@ -4,6 +4,7 @@
 //! Pure Rust with no IO: no files, network, clock or threads. Callers (the CLI and the wasm
 //! package) pass text in and take text out; time reaches the core as a value.
 
+pub mod agent;
 pub mod compare;
 pub mod custom;
 pub mod dataset;

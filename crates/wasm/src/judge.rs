@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use agenteval_core::judge::{
     redirect, settings, Clock, Credential, Credentials, Endpoint, HttpRequest, HttpResponse,
-    LocalFuture, Policy, Store, Transport, TransportError,
+    LocalFuture, Method, Policy, Store, Transport, TransportError,
 };
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
@@ -219,15 +219,21 @@ impl Transport for FetchTransport {
                 .map_err(|_| TransportError::Invalid("AbortController is missing".to_owned()))?;
             let _abort_on_drop = AbortOnDrop(controller.clone());
             let signal = controller.signal();
-            let mut builder = gloo_net::http::Request::post(&request.url)
+            let builder = match request.method {
+                Method::Post => gloo_net::http::Request::post(&request.url),
+                Method::Get => gloo_net::http::Request::get(&request.url),
+            };
+            let mut builder = builder
                 .abort_signal(Some(&signal))
                 .redirect(web_sys::RequestRedirect::Manual);
             for (name, value) in &request.headers {
                 builder = builder.header(name, value);
             }
-            let sent = builder
-                .body(request.body)
-                .map_err(|error| TransportError::Invalid(error.to_string()))?;
+            let sent = match request.method {
+                Method::Post => builder.body(request.body),
+                Method::Get => builder.build(),
+            }
+            .map_err(|error| TransportError::Invalid(error.to_string()))?;
             let response = sent.send().await.map_err(network)?;
             if response.type_() == web_sys::ResponseType::Opaqueredirect {
                 return Err(TransportError::Redirected(redirect::HIDDEN.to_owned()));

@@ -4,11 +4,12 @@
 //!
 //! Exports (camelCase in JavaScript): `validate`, `evaluators`, `score`, `evaluate` (and its
 //! `Evaluation`), `scoreDocument`, `scoreItem`, `render`, `readReport`, `compare`, `evaluateRows` (and its
-//! `RowsEvaluation`), `applyReviews`, and `setWordnetLoader` (how a run that scores METEOR gets its WordNet table,
+//! `RowsEvaluation`), `applyReviews`, `run` (the agent under test answers a dataset: [`agent`]), and `setWordnetLoader` (how a run that scores METEOR gets its WordNet table,
 //! registered by `pkg/load.js`).
 //! Every object that crosses the boundary is declared in [`types`], from which the package's
 //! TypeScript declarations are generated.
 
+pub mod agent;
 pub mod boundary;
 pub mod catalog;
 pub mod compare;

@@ -251,6 +251,8 @@ export interface WorkerClient {
   /** `compare` in the worker. */
   compare(baseline: DatasetInput, candidate: DatasetInput, options: CompareOptions & { format: CompareFormat }): Promise<string>;
   compare(baseline: DatasetInput, candidate: DatasetInput, options?: (CompareOptions & { format?: undefined }) | null): Promise<Comparison>;
+  /** `run` in the worker: the agent's requests go from the worker; an abort resolves with what was answered. */
+  run(dataset: DatasetInput, options: AgentRunOptions): Promise<AgentRun>;
   /**
    * Calls `method` of a worker that serves it with the package's protocol (`serve` in
    * `agenteval/protocol`): its progress, results and rows go to the hooks; an abort rejects

@@ -9,11 +9,14 @@ import {
   plan,
   readReport,
   render,
+  run,
   score,
   scoreDocument,
   scoreItem,
   validate,
   version,
+  type AgentRun,
+  type AgentRunOptions,
   type CaseOutcome,
   type CustomEvaluator,
   type StreamedDocument,
@@ -192,7 +195,23 @@ async function hosted(bytes: ArrayBuffer): Promise<void> {
   console.log(validation.valid, answer);
 }
 
+// The agent under test answers a dataset; the result is the dataset with its responses.
+async function agentRun(text: string): Promise<void> {
+  const options: AgentRunOptions = {
+    target: { kind: "chat", endpoint: "http://localhost:11434/v1", model: "llama3.1" },
+    secrets: { OPENAI_API_KEY: "key" },
+    concurrency: 2,
+    signal: new AbortController().signal,
+    onProgress: (progress) => console.log(progress.done, progress.total),
+  };
+  const ran: AgentRun = await run(text, options);
+  const failed: number = ran.report.failed;
+  console.log(ran.dataset.length, failed, ran.report.entries[0]?.error?.code);
+}
+
 // Misuse the types catch.
+// @ts-expect-error: a run needs its target
+run(text, { concurrency: 2 });
 // @ts-expect-error: the loader needs the module
 load({ wordnet: "wordnet-meteor.bin.gz" });
 // @ts-expect-error: not an output format
@@ -211,6 +230,7 @@ const notAwaited: RunReport = readReport(text);
 const wrong: string = ({} as EvalResult).score;
 
 void main();
+void agentRun;
 void hosted;
 void wrong;
 void notAwaited;

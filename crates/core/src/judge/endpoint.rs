@@ -174,9 +174,26 @@ impl Endpoint {
         }
     }
 
+    /// No endpoint: the one of a scheduler that only makes plain exchanges (agent calls).
+    pub fn unaddressed() -> Self {
+        Endpoint {
+            kind: EndpointKind::OpenAi,
+            base: String::new(),
+            model: String::new(),
+            api_version: DEFAULT_API_VERSION.to_owned(),
+            reasoning: false,
+            json_mode: false,
+            temperature: None,
+            max_tokens: None,
+            seed: None,
+            embedding_model: None,
+        }
+    }
+
     /// A POST of `body` to `url` with the JSON headers (no credential yet).
     pub fn post(&self, url: String, body: String) -> HttpRequest {
         HttpRequest {
+            method: super::http::Method::Post,
             url,
             headers: vec![("content-type".to_owned(), "application/json".to_owned())],
             body,

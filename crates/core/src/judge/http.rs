@@ -13,14 +13,37 @@ pub type LocalFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 /// Header names whose values are credentials: never shown by `Debug`, logs or errors.
 const SECRET_HEADERS: [&str; 2] = ["api-key", "authorization"];
 
-/// One POST to a judge endpoint.
+/// An HTTP method the core sends: POST for judge and agent calls, GET for polling and token
+/// endpoints (Direct Line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// `GET`: no body is sent.
+    Get,
+    /// `POST` with the request's body.
+    #[default]
+    Post,
+}
+
+impl Method {
+    /// The method's name as sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+        }
+    }
+}
+
+/// One request to a judge or agent endpoint.
 #[derive(Clone, PartialEq)]
 pub struct HttpRequest {
+    /// `POST` (with [`HttpRequest::body`]) or `GET` (the body is not sent).
+    pub method: Method,
     /// Full URL, query included.
     pub url: String,
     /// Header names (lower case) and values, credentials included once the scheduler adds them.
     pub headers: Vec<(String, String)>,
-    /// JSON body.
+    /// JSON body (of a POST).
     pub body: String,
     /// The largest response body the transport reads: it checks `Content-Length` first and the
     /// bytes as they stream, and answers [`TransportError::TooLarge`] past it.
@@ -45,6 +68,7 @@ impl fmt::Debug for HttpRequest {
             })
             .collect();
         f.debug_struct("HttpRequest")
+            .field("method", &self.method)
             .field("url", &self.url)
             .field("headers", &headers)
             .field("body", &self.body)
@@ -116,7 +140,7 @@ impl fmt::Display for TransportError {
 /// response (or [`TransportError::Redirected`] where the runtime hides its target), and the
 /// scheduler's redirect rule decides.
 pub trait Transport {
-    /// POSTs `request` and resolves to the whole response.
+    /// Sends `request` with its method and resolves to the whole response.
     fn send(&self, request: HttpRequest) -> LocalFuture<'_, Result<HttpResponse, TransportError>>;
 }
 
@@ -198,6 +222,7 @@ mod tests {
     #[test]
     fn debug_output_hides_credentials() {
         let request = HttpRequest {
+            method: Method::Post,
             url: "https://example.test/x".into(),
             headers: vec![
                 ("api-key".into(), "sk-secret-1".into()),

@@ -23,11 +23,11 @@ pub use cancel::Cancel;
 pub use endpoint::{Endpoint, EndpointError, EndpointKind};
 pub use http::{
     Clock, Credential, Credentials, FixedCredential, HttpRequest, HttpResponse, LocalFuture,
-    Transport, TransportError,
+    Method, Transport, TransportError,
 };
 pub use reply::{Completion, Usage};
 pub use request::{ChatMessage, JudgeRequest, ModelParams, Operation, PromptId, Role};
-pub use schedule::{Answer, CallError, CallStats, Policy, Scheduler};
+pub use schedule::{Answer, CallError, CallStats, Exchange, Policy, Scheduler};
 pub use settings::{JudgeSettings, Setting, SettingError};
 pub use verdict::{Dimensions, Extra, JudgeFailure, Reading, ReadsReply, Scale};
 

@@ -303,6 +303,7 @@ mod tests {
 
     fn request() -> HttpRequest {
         HttpRequest {
+            method: crate::judge::http::Method::Post,
             url: FROM.into(),
             headers: vec![("api-key".into(), "sk-secret".into())],
             body: "{}".into(),

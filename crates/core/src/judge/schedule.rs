@@ -24,6 +24,9 @@ use super::verdict::JudgeFailure;
 use crate::outcome::ErrorCode;
 use crate::text::decimal;
 
+mod exchange;
+pub use exchange::Exchange;
+
 /// Limits and timings of judge calls.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Policy {
@@ -97,6 +100,9 @@ pub struct CallStats {
     pub by_model: std::collections::BTreeMap<String, u64>,
 }
 
+/// The credentials of a scheduler of exchanges: none (each request carries its own).
+static NO_CREDENTIAL: super::http::FixedCredential = super::http::FixedCredential(None);
+
 /// Schedules the judge calls of one run.
 pub struct Scheduler<'a> {
     endpoint: Endpoint,
@@ -142,6 +148,22 @@ impl<'a> Scheduler<'a> {
             cancel: Cancel::new(),
             stats: RefCell::new(CallStats::default()),
         }
+    }
+
+    /// A scheduler of plain [`Exchange`]s (agent calls): no judge endpoint ([`Scheduler::endpoint`]
+    /// is empty), no credential of its own (each request carries its headers) and no cache.
+    pub fn for_exchanges(
+        transport: &'a dyn Transport,
+        clock: &'a dyn Clock,
+        policy: Policy,
+    ) -> Self {
+        Scheduler::new(
+            Endpoint::unaddressed(),
+            transport,
+            clock,
+            &NO_CREDENTIAL,
+            policy,
+        )
     }
 
     /// Keeps answers in `store` across runs too.
