@@ -8,13 +8,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
-import { launchChromium, serve } from "./helpers.js";
+import { launchChromium, localJudge, serve } from "./helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) {
-  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
-}
+const { url, key } = localJudge();
 
 let site;
 let browser;

@@ -9,6 +9,14 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const examples = join(root, "examples");
 
+/** The local judge `cargo xtask test` starts: `{url, key}` from AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY. */
+export function localJudge() {
+  const url = process.env.AGENTEVAL_JUDGE_URL;
+  const key = process.env.AGENTEVAL_JUDGE_KEY;
+  if (!url || !key) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+  return { url, key };
+}
+
 /** An M365 eval document with `count` single-turn items. */
 export function document(count, evaluators = { PartialMatch: {}, Citations: {} }) {
   const items = [];

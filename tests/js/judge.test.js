@@ -7,13 +7,9 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as agenteval from "agenteval";
-import { packagePage } from "./helpers.js";
+import { localJudge, packagePage } from "./helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) {
-  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
-}
+const { url, key } = localJudge();
 
 const judge = (extra = {}) => ({ kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, backoffMs: 5, ...extra });
 

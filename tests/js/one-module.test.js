@@ -11,13 +11,9 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import * as agenteval from "agenteval";
-import { launchChromium, root, serve } from "./helpers.js";
+import { launchChromium, localJudge, root, serve } from "./helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) {
-  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
-}
+const { url, key } = localJudge();
 
 const csv = await readFile(join(root, "tests/fixtures/copilot-studio/export.csv"), "utf8");
 

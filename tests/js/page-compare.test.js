@@ -6,7 +6,7 @@
 // run as the baseline (its kept results written into its dataset), and the comparison's exports
 // byte for byte what `agenteval compare --format …` writes for the same files.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -14,22 +14,12 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { root } from "./helpers.js";
-import { configureJudge, markPending, openFile, pageHarness, screenshot, settled, tableRows } from "./page-helpers.js";
+import { localJudge, root } from "./helpers.js";
+import { configureJudge, markPending, openFile, pageSuite, screenshot, settled, tableRows } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
-const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
-const judgeKey = process.env.AGENTEVAL_JUDGE_KEY;
-if (!judgeUrl || !judgeKey) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
-let harness;
-
-before(async () => {
-  harness = await pageHarness();
-});
-
-after(async () => {
-  await harness?.close();
-});
+const { url: judgeUrl, key: judgeKey } = localJudge();
+const harness = pageSuite();
 
 const demo = () => readFile(join(root, "examples/m365-demo.json"), "utf8").then(JSON.parse);
 

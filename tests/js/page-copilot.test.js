@@ -2,26 +2,18 @@
 // their statuses are the CLI's, a set with bad rows keeps its good rows, and the Copilot Studio
 // export is offered and byte for byte what `agenteval score` writes.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { openFile, pageHarness, settled, summary, tableRows } from "./page-helpers.js";
+import { openFile, pageSuite, settled, summary, tableRows } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
 const fixtures = join(root, "tests/fixtures/copilot-studio");
-let harness;
-
-before(async () => {
-  harness = await pageHarness();
-});
-
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 function cliOutput(name, format) {
   const result = spawnSync(cli, ["score", name, "--format", format], { cwd: fixtures, encoding: "utf8", env: { PATH: process.env.PATH } });

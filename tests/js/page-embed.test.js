@@ -3,23 +3,16 @@
 // elsewhere, and neither the host's global styles reach in nor the view's styles leak out; the
 // view fills its host, searches a report, and says so when its `src` cannot be loaded.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { pageHarness, screenshot } from "./page-helpers.js";
+import { pageSuite, screenshot } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
-let harness;
-
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 test("embed: the custom element and mount() show results inside a shadow root, styles isolated both ways", async () => {
   const { page, problems } = await harness.open({ path: "/tests/js/web/embed-host.html" });

@@ -2,6 +2,7 @@
 // `cargo xtask serve` serves it, `web/` beside `pkg/` and `examples/`), waiting for the page's
 // states, reading its summary, and saving screenshots of the main views.
 
+import { after, before } from "node:test";
 import { mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -35,6 +36,29 @@ export async function pageHarness() {
       for (const context of contexts) await context.close().catch(() => {});
       await browser.close();
       await server.close();
+    },
+  };
+}
+
+/**
+ * The harness of a test file: opened before its tests and closed after them. `{open(options),
+ * server, browser}`, as [`pageHarness`] gives them.
+ */
+export function pageSuite() {
+  let harness;
+  before(async () => {
+    harness = await pageHarness();
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  return {
+    open: (options) => harness.open(options),
+    get server() {
+      return harness.server;
+    },
+    get browser() {
+      return harness.browser;
     },
   };
 }

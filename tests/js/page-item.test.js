@@ -5,22 +5,15 @@
 // request sent and the raw answer, without the key. The judge is the local one `cargo xtask
 // test` starts (AGENTEVAL_JUDGE_URL, AGENTEVAL_JUDGE_KEY).
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { configureJudge, openFile, pageHarness, settled } from "./page-helpers.js";
+import { configureJudge, openFile, pageSuite, settled } from "./page-helpers.js";
+import { localJudge } from "./helpers.js";
 
-const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
-const judgeKey = process.env.AGENTEVAL_JUDGE_KEY;
-if (!judgeUrl || !judgeKey) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+const { url: judgeUrl, key: judgeKey } = localJudge();
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 const dialog = "dialog.item-view";
 

@@ -4,23 +4,16 @@
 // remembered, cancelling, and a run cut by a reload resumed on request, with the judge's answers
 // from the cache.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
-import { configureJudge, openFile, pageHarness, pickFile, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { configureJudge, openFile, pageSuite, pickFile, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { localJudge } from "./helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+const { url, key } = localJudge();
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 /** Makes each test's judge requests its own: the server counts a fault's attempts per request. */
 const nonce = `${Date.now()}-${Math.random().toString(36).slice(2)}`;

@@ -3,18 +3,12 @@
 // the results, which take the whole width; a dataset with threads gets thread and turn columns,
 // numbered as the exports number them.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { downloadExport, pageHarness, screenshot, settled, tableRows } from "./page-helpers.js";
+import { downloadExport, pageSuite, screenshot, settled, tableRows } from "./page-helpers.js";
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 /** The bounding boxes of `selectors` (null for one not shown). */
 function boxes(page, selectors) {

@@ -7,26 +7,18 @@
 // looks disabled; a judge that cannot be reached raises a banner at once, and "Test connection"
 // tells a closed port from CORS.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-import { root } from "./helpers.js";
-import { configureJudge, markPending, openFile, pageHarness, pickFile, settled, summary, tableRows } from "./page-helpers.js";
+import { localJudge, root } from "./helpers.js";
+import { configureJudge, markPending, openFile, pageSuite, pickFile, settled, summary, tableRows } from "./page-helpers.js";
 
-const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!judgeUrl || !key) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+const { url: judgeUrl, key } = localJudge();
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 const offered = (page) => page.$$eval("#exports button", (buttons) => buttons.map((button) => button.dataset.format));
 

@@ -2,20 +2,12 @@
 // is scored and shown as a row, and a first line carrying `testing_criteria` beside row fields is
 // a row (the core's config line rule), not the config the page used to take it for.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { openFile, pageHarness, settled, summary } from "./page-helpers.js";
+import { openFile, pageSuite, settled, summary } from "./page-helpers.js";
 
-let harness;
-
-before(async () => {
-  harness = await pageHarness();
-});
-
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 const criterion = (mapping) => ({ testing_criteria: [{ type: "azure_ai_evaluator", name: "f1", evaluator_name: "builtin.f1_score", data_mapping: mapping }] });
 

@@ -3,22 +3,15 @@
 // the judged evaluators offers to score again with it (the local judge `cargo xtask test` starts:
 // AGENTEVAL_JUDGE_URL, AGENTEVAL_JUDGE_KEY).
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { configureJudge, markPending, pageHarness, screenshot, settled, summary } from "./page-helpers.js";
+import { configureJudge, markPending, pageSuite, screenshot, settled, summary } from "./page-helpers.js";
+import { localJudge } from "./helpers.js";
 
-const judgeUrl = process.env.AGENTEVAL_JUDGE_URL;
-const judgeKey = process.env.AGENTEVAL_JUDGE_KEY;
-if (!judgeUrl || !judgeKey) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+const { url: judgeUrl, key: judgeKey } = localJudge();
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 /** Elements inside `selector` (outside any of its own sideways scrollers) that reach past its right edge. */
 function overflowing(page, selector) {

@@ -3,21 +3,13 @@
 // it and the table marks the entry, every export carries it, a reload restores it from IndexedDB,
 // and the exported scored document opened again shows it.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
-import { openFile, pageHarness, screenshot, settled, tableRows } from "./page-helpers.js";
+import { openFile, pageSuite, screenshot, settled, tableRows } from "./page-helpers.js";
 
-let harness;
-
-before(async () => {
-  harness = await pageHarness();
-});
-
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 async function download(page, format) {
   const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15000 }), page.click(`#exports button[data-format="${format}"]`)]);

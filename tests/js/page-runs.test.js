@@ -3,24 +3,16 @@
 // count as skipped; a judged run cut short never resumes by itself after a reload (a counting judge
 // proxy sees no request until Resume); "Done" only once the run is stored in IndexedDB.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request as httpRequest } from "node:http";
 
-import { document } from "./helpers.js";
-import { openFile, pageHarness, pickFile, settled, summary, tableRows } from "./page-helpers.js";
+import { document, localJudge } from "./helpers.js";
+import { configureJudge, openFile, pageSuite, pickFile, settled, summary, tableRows } from "./page-helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
+const { url, key } = localJudge();
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 const nonce = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
@@ -63,17 +55,8 @@ async function countingJudge() {
   };
 }
 
-async function configure(page, endpoint) {
-  await page.click("#judge-panel > summary");
-  await page.check("#judge-enabled");
-  await page.selectOption("#judge-kind", "azure");
-  await page.fill("#judge-endpoint", endpoint);
-  await page.dispatchEvent("#judge-endpoint", "change");
-  await page.fill("#judge-model", "gpt-4o-judge");
-  await page.dispatchEvent("#judge-model", "change");
-  await page.fill("#judge-key", key);
-  await page.check("#judge-remember");
-}
+/** The judge at `endpoint`, remembered across reloads. */
+const configure = (page, endpoint) => configureJudge(page, { endpoint, key, remember: true });
 
 /** The stored run records, as IndexedDB holds them. */
 async function storedRuns(page) {

@@ -6,10 +6,10 @@
 // element or link may come from the data, and the Content Security Policy must forbid inline
 // script and eval.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { openFile, pageHarness, settled } from "./page-helpers.js";
+import { openFile, pageSuite, settled } from "./page-helpers.js";
 
 const PAYLOADS = [
   "<script>window.__xss = 'script'</script>",
@@ -59,13 +59,7 @@ function payloadDocument() {
   });
 }
 
-let harness;
-before(async () => {
-  harness = await pageHarness();
-});
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 /** Every trace a payload could leave: a global, dialogs, CSP reports, elements, attributes, links. */
 async function traces(page) {

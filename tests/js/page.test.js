@@ -5,7 +5,7 @@
 // page-compare.test.js), every export against the native CLI byte for byte, keyboard use, and
 // phone widths.
 
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -14,18 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { root } from "./helpers.js";
-import { markPending, openFile, pageHarness, screenshot, settled, showLoader, summary, tableRows } from "./page-helpers.js";
+import { markPending, openFile, pageSuite, screenshot, settled, showLoader, summary, tableRows } from "./page-helpers.js";
 
 const cli = process.env.AGENTEVAL_CLI ?? join(root, "target/debug/agenteval");
-let harness;
-
-before(async () => {
-  harness = await pageHarness();
-});
-
-after(async () => {
-  await harness?.close();
-});
+const harness = pageSuite();
 
 function cliReport(args) {
   const result = spawnSync(cli, ["score", ...args, "--format", "report"], { cwd: root, encoding: "utf8", env: { PATH: process.env.PATH } });

@@ -7,13 +7,9 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 
 import * as agenteval from "agenteval";
-import { packagePage } from "./helpers.js";
+import { localJudge, packagePage } from "./helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) {
-  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
-}
+const { url, key } = localJudge();
 
 const CHAT = "/openai/deployments/gpt-4o-judge/chat/completions?api-version=2024-10-21";
 const judge = { kind: "azure", endpoint: url, model: "gpt-4o-judge", apiKey: key, retries: 1, backoffMs: 5 };

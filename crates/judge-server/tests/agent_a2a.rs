@@ -10,15 +10,11 @@
 
 mod common;
 
-use agenteval_judge_server::{start, RunningServer, ServerConfig};
-use common::{post, Client};
+use agenteval_judge_server::{start, ServerConfig};
+use common::{post, server, Client};
 use serde_json::{json, Value};
 
 const A2A: &str = "/agent/a2a";
-
-fn server() -> RunningServer {
-    start(ServerConfig::default()).expect("server starts")
-}
 
 fn send(text: &str, context_id: Option<&str>) -> Value {
     let mut message = json!({

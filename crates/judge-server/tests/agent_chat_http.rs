@@ -13,26 +13,12 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use agenteval_judge_server::{start, RunningServer, ServerConfig};
-use common::{post, Client};
+use agenteval_judge_server::{start, ServerConfig};
+use common::{ok, post, server, Client};
 use serde_json::{json, Value};
 
 const CHAT: &str = "/agent/v1/chat/completions";
 const HTTP: &str = "/agent/http";
-
-fn server() -> RunningServer {
-    start(ServerConfig::default()).expect("server starts")
-}
-
-fn ok(reply: &common::Reply) -> Value {
-    assert_eq!(
-        reply.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
-    reply.json()
-}
 
 #[test]
 fn chat_answers_the_last_user_message_in_the_light_of_the_earlier_ones() {

@@ -14,16 +14,12 @@ mod common;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use agenteval_judge_server::{start, RunningServer, ServerConfig};
-use common::Client;
+use agenteval_judge_server::{start, ServerConfig};
+use common::{server, Client};
 use serde_json::{json, Value};
 
 const ENDPOINT: &str = "/agent/v3/directline";
 const SECRET: &str = "Bearer demo-directline-secret";
-
-fn server() -> RunningServer {
-    start(ServerConfig::default()).expect("server starts")
-}
 
 /// A started conversation: its id and its `Authorization` header.
 struct Conversation {

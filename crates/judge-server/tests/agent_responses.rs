@@ -13,25 +13,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use agenteval_judge_server::{start, RunningServer, ServerConfig};
-use common::{post, Client};
+use agenteval_judge_server::{start, ServerConfig};
+use common::{ok, post, server, Client};
 use serde_json::{json, Value};
 
 const RESPONSES: &str = "/agent/openai/v1/responses";
-
-fn server() -> RunningServer {
-    start(ServerConfig::default()).expect("server starts")
-}
-
-fn ok(reply: &common::Reply) -> Value {
-    assert_eq!(
-        reply.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
-    reply.json()
-}
 
 fn types(response: &Value) -> Vec<String> {
     response["output"]

@@ -14,14 +14,10 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use agenteval_judge_server::{start, RunningServer, ServerConfig};
-use common::{judge_request, post, Client};
+use common::{judge_request, post, server, Client};
 use serde_json::{json, Value};
 
 const CHAT: &str = "/v1/chat/completions";
-
-fn server() -> RunningServer {
-    start(ServerConfig::default()).expect("server starts")
-}
 
 fn score(reply: &common::Reply) -> i64 {
     assert_eq!(

@@ -8,7 +8,24 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
+use agenteval_judge_server::{start, RunningServer, ServerConfig};
 use serde_json::{json, Value};
+
+/// A server with the default configuration (any free port, no key, no faults).
+pub fn server() -> RunningServer {
+    start(ServerConfig::default()).expect("server starts")
+}
+
+/// The JSON body of a 200 reply; any other status fails the test with the body.
+pub fn ok(reply: &Reply) -> Value {
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    reply.json()
+}
 
 /// What came back for one request.
 #[derive(Debug, Clone)]
