@@ -7,7 +7,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use agenteval_core::agent::fill::{self, Prepared};
 use agenteval_core::agent::{self, RunOptions, RunReport, Runner, Secrets, Target};
@@ -15,7 +15,7 @@ use agenteval_core::json::Value;
 use agenteval_core::judge::{Cancel, Policy, Scheduler};
 use clap::Args;
 
-use crate::judge::{cancel_on_ctrl_c, ReqwestTransport, TokioClock};
+use crate::judge::{self, cancel_on_ctrl_c, ReqwestTransport, TokioClock};
 use crate::terminal::visible;
 use crate::{input, UsageError};
 
@@ -160,14 +160,9 @@ pub fn run(
     let prepared = fill::prepare(bytes, config, setup.rerun)
         .map_err(|error| input::input_error(error, name))?;
     input::report_diagnostics(&prepared.problems, name);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| UsageError(format!("cannot start the agent runtime: {error}")))?;
+    let runtime = judge::runtime("agent")?;
     let transport = ReqwestTransport::new()?;
-    let clock = TokioClock {
-        origin: Instant::now(),
-    };
+    let clock = TokioClock::started();
     let cancel = Cancel::new();
     let scheduler =
         Scheduler::for_exchanges(&transport, &clock, setup.policy).with_cancel(cancel.clone());

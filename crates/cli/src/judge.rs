@@ -187,14 +187,9 @@ impl JudgeArgs {
 /// # Errors
 /// The async runtime could not start.
 pub fn run(setup: JudgeSetup, session: &mut Session<'_>) -> Result<(), UsageError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| UsageError(format!("cannot start the judge runtime: {error}")))?;
+    let runtime = runtime("judge")?;
     let transport = ReqwestTransport::new()?;
-    let clock = TokioClock {
-        origin: Instant::now(),
-    };
+    let clock = TokioClock::started();
     let credentials = FixedCredential(setup.credential);
     let store = setup.cache_dir.map(|dir| FileStore {
         dir,
@@ -282,18 +277,9 @@ fn write_private(path: &std::path::Path, body: &str) -> std::io::Result<()> {
 /// The runtime could not start (exit 2), or the call failed: its code and message, without the
 /// key.
 pub fn ask(setup: JudgeSetup, request: &JudgeRequest) -> Result<Completion, AskError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| {
-            AskError::Usage(UsageError(format!(
-                "cannot start the judge runtime: {error}"
-            )))
-        })?;
+    let runtime = runtime("judge").map_err(AskError::Usage)?;
     let transport = ReqwestTransport::new().map_err(AskError::Usage)?;
-    let clock = TokioClock {
-        origin: Instant::now(),
-    };
+    let clock = TokioClock::started();
     let credentials = FixedCredential(setup.credential);
     let cancel = Cancel::new();
     let scheduler = Scheduler::new(
@@ -305,11 +291,7 @@ pub fn ask(setup: JudgeSetup, request: &JudgeRequest) -> Result<Completion, AskE
     )
     .with_cancel(cancel.clone());
     let local = tokio::task::LocalSet::new();
-    local.spawn_local(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            cancel.cancel();
-        }
-    });
+    cancel_on_ctrl_c(&local, cancel, "judge calls");
     match local.block_on(&runtime, scheduler.call(request)) {
         Ok(answer) => Ok(answer.completion),
         Err(CallError::Failed(failure)) => Err(AskError::Failed(format!(
@@ -417,6 +399,26 @@ fn describe(error: reqwest::Error) -> TransportError {
 /// tokio's monotonic clock.
 pub(crate) struct TokioClock {
     pub(crate) origin: Instant,
+}
+
+impl TokioClock {
+    /// A clock counting from now.
+    pub(crate) fn started() -> Self {
+        TokioClock {
+            origin: Instant::now(),
+        }
+    }
+}
+
+/// The single-threaded runtime the calls of `what` (`judge`, `agent`) run on.
+///
+/// # Errors
+/// The runtime could not start.
+pub(crate) fn runtime(what: &str) -> Result<tokio::runtime::Runtime, UsageError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| UsageError(format!("cannot start the {what} runtime: {error}")))
 }
 
 impl Clock for TokioClock {

@@ -381,6 +381,7 @@ fn a_one_row_foundry_file_with_a_config_scores_as_rows_in_every_path() {
     assert_eq!(piped.status.code(), Some(0), "{}", stderr(&piped));
     let document = agenteval(&["score", &rows, "--config", &config, "--format", "document"]);
     assert_eq!(document.status.code(), Some(2));
-    assert!(stderr(&document)
-        .contains("--format document does not apply to foundry input; use foundry, foundry-results, report"));
+    assert!(stderr(&document).contains(
+        "--format document does not apply to foundry input; use foundry, foundry-results, report"
+    ));
 }

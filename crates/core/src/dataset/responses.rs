@@ -11,7 +11,7 @@ use super::m365::EvalDocument;
 use super::Dataset;
 
 const WHAT_TO_DO: &str =
-    "score them after collecting the agent's responses (agenteval scores captured responses)";
+    "score them after collecting responses with agenteval run --target TARGET.json";
 
 /// The warning for `dataset`'s entries without a response, if any lack one.
 pub fn missing_responses(dataset: &Dataset) -> Option<Diagnostic> {
