@@ -9,13 +9,9 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
 import * as agenteval from "agenteval";
-import { packagePage, root } from "./helpers.js";
+import { localJudge, packagePage, root } from "./helpers.js";
 
-const url = process.env.AGENTEVAL_JUDGE_URL;
-const key = process.env.AGENTEVAL_JUDGE_KEY;
-if (!url || !key) {
-  throw new Error("AGENTEVAL_JUDGE_URL and AGENTEVAL_JUDGE_KEY are unset: run these tests through `cargo xtask test`");
-}
+const { url, key } = localJudge();
 
 const targets = {
   directline: { kind: "directline", endpoint: `${url}/agent/v3/directline`, secretEnv: "AGENT_KEY", quietMs: 300 },
