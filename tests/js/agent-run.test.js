@@ -72,6 +72,24 @@ test("node: every target answers the Copilot Studio import set, and the key is i
   }
 });
 
+test("node: a 429 is retried to success and an expired Direct Line conversation is restarted once and noted", async () => {
+  const dataset = {
+    schemaVersion: "1.11.0",
+    items: [
+      { prompt: `How long is paid parental leave? [[agent:fault=429*1]] ${Date.now()}` },
+      { prompt: `Where can visitors park? [[agent:fault=expire*1]] ${Date.now()}` },
+    ],
+  };
+  const ran = await agenteval.run(JSON.stringify(dataset), { target: targets.directline, secrets, retries: 2 });
+  const [limited, expired] = JSON.parse(ran.dataset).items;
+  assert.match(limited.response, /16 weeks/);
+  assert.ok(ran.report.rateLimited >= 1, JSON.stringify(ran.report));
+  assert.match(expired.response, /garage B/i);
+  assert.match(JSON.stringify(expired.extensions["agenteval.run"].notes), /expired and was restarted/);
+  assert.equal(ran.report.answered, 2);
+  assert.ok(!JSON.stringify(ran).includes(key));
+});
+
 test("node: getToken is asked once per run for each secret not given, and its refusal names it", async () => {
   const asked = [];
   const ran = await agenteval.run("question\r\nHow many vacation days?\r\nWhere can visitors park?\r\n", {
@@ -116,21 +134,22 @@ describe("in a Chromium page", () => {
     await chromium?.close();
   });
 
-  test("chromium page: run() holds a Direct Line thread and answers over Responses across origins, then scores", async () => {
+  test("chromium page: run() holds a thread in one conversation for every target across origins, then scores", async () => {
     const dataset = {
       schemaVersion: "1.11.0",
       items: [{ turns: [{ prompt: "Where can visitors park?" }, { prompt: "When is it open?" }] }],
     };
     const outcome = await chromium.page.evaluate(
-      async ({ data, directline, responses, secrets }) => {
-        const viaDirectLine = await globalThis.agenteval.run(JSON.stringify(data), { target: directline, secrets });
-        const viaResponses = await globalThis.agenteval.run(JSON.stringify(data), { target: responses, secrets });
-        const report = await globalThis.agenteval.score(viaDirectLine.dataset);
-        return { viaDirectLine, viaResponses, scored: report.items.length };
+      async ({ data, targets, secrets }) => {
+        const runs = [];
+        for (const target of Object.values(targets)) runs.push(await globalThis.agenteval.run(JSON.stringify(data), { target, secrets }));
+        const report = await globalThis.agenteval.score(runs[0].dataset);
+        return { runs, scored: report.items.length };
       },
-      { data: dataset, directline: targets.directline, responses: targets.responses, secrets },
+      { data: dataset, targets, secrets },
     );
-    for (const ran of [outcome.viaDirectLine, outcome.viaResponses]) {
+    assert.deepEqual(outcome.runs.map((ran) => ran.report.target), Object.keys(targets));
+    for (const ran of outcome.runs) {
       const [first, second] = JSON.parse(ran.dataset).items[0].turns;
       assert.match(first.response, /garage B/i, ran.report.target);
       assert.match(second.response, /open/i, ran.report.target);
