@@ -234,6 +234,7 @@ test("judge panel: the reasoning switch sends the judge's calls as a reasoning m
   await page.reload();
   await settled(page);
   assert.equal(await page.isChecked("#judge-reasoning"), true, "the switch is a saved setting");
+  await page.click("#judge-panel > summary");
   await page.uncheck("#judge-reasoning");
   await page.dispatchEvent("#judge-reasoning", "change");
   assert.equal(await openFile(page, "plain.json", judged("And the capital of Italy?")), "done");
