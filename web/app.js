@@ -3,7 +3,8 @@
 // at a time: opening a dataset cancels the run in progress, and every row or progress message
 // names its run, so those of a run no longer shown are dropped. Runs and their results are kept in
 // IndexedDB as they arrive, so a reload shows them; a run cut short resumes by itself only when it
-// costs nothing (no judge), else when the user presses Resume.
+// costs nothing (no judge), else when the user presses Resume. The agent panel runs the open
+// dataset through the agent under test first, when asked, then opens the answered dataset.
 
 import { Engine } from "./lib/engine.js";
 import { h, plural, replace } from "./lib/dom.js";
@@ -86,7 +87,7 @@ class Page {
         "header",
         { class: "top" },
         h("h1", {}, "agenteval"),
-        h("p", { class: "tagline" }, "Score AI-agent test datasets in your browser. Nothing leaves this page except the judge requests you configure."),
+        h("p", { class: "tagline" }, "Score AI-agent test datasets in your browser. Nothing leaves this page except the judge and agent requests you configure."),
       ),
       h(
         "main",

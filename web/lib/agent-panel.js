@@ -3,11 +3,12 @@
 // and "Run agent": the open dataset's prompts sent to the agent, with progress and Cancel, the
 // answered dataset then scored and offered for export in its own format. The settings are saved
 // on this device without the key; the key stays in memory unless "remember on this device" is
-// ticked, as the judge panel keeps its key. The key goes only into the `secrets` the package's
+// ticked, with the judge panel's rules (`key-field.js`). The key goes only into the `secrets` the package's
 // `run()` is given, which sends it only to the agent; every text the agent answers is shown as text.
 
 import { h, plural } from "./dom.js";
 import { saveText } from "./exports.js";
+import { KeyField } from "./key-field.js";
 
 const KINDS = [
   ["directline", "Copilot Studio / Direct Line"],
@@ -66,7 +67,7 @@ export class AgentPanel {
   constructor({ store, onTest, onRun, onCancel, onResume }) {
     this.store = store;
     this.onTest = onTest;
-    this.key = "";
+    this.key = new KeyField({ id: "agent-key", rememberId: "agent-remember", setting: "agentKey", store: () => this.store });
     this.answered = null;
     this.kind = h("select", { id: "agent-kind" }, KINDS.map(([value, label]) => h("option", { value }, label)));
     this.endpoint = h("input", { type: "url", id: "agent-endpoint", placeholder: "https://directline.botframework.com/v3/directline", autocomplete: "off", spellcheck: "false" });
@@ -84,8 +85,6 @@ export class AgentPanel {
       system: field("System prompt", this.inputs.system),
       replyPointer: field("JSON pointer to the reply text", this.inputs.replyPointer, "The body sent is {\"prompt\", \"conversation_id\"}"),
     };
-    this.keyInput = h("input", { type: "password", id: "agent-key", autocomplete: "off", spellcheck: "false" });
-    this.remember = h("input", { type: "checkbox", id: "agent-remember" });
     this.concurrency = h("input", { type: "number", id: "agent-concurrency", min: "1", max: "32", value: "4" });
     this.status = h("p", { class: "judge-status", id: "agent-status", role: "status", "aria-live": "polite" });
     this.bar = h("progress", { id: "agent-progress", max: "1", value: "0", "aria-label": "Agent run progress", hidden: true });
@@ -94,11 +93,6 @@ export class AgentPanel {
     this.cancelButton = h("button", { type: "button", id: "agent-cancel", disabled: true, onclick: onCancel }, "Cancel");
     this.resumeButton = h("button", { type: "button", id: "agent-resume", class: "primary", hidden: true, onclick: onResume }, "Run agent again");
     this.exportButton = h("button", { type: "button", id: "agent-export", disabled: true, onclick: () => this.exportAnswered() }, "Export the dataset with responses");
-    this.keyInput.addEventListener("input", () => {
-      this.key = this.keyInput.value;
-      if (this.remember.checked) this.saveKey();
-    });
-    this.remember.addEventListener("change", () => this.saveKey());
     for (const input of [this.kind, this.endpoint, this.concurrency, ...Object.values(this.inputs)]) {
       input.addEventListener("change", () => this.save());
     }
@@ -110,8 +104,8 @@ export class AgentPanel {
         field("Kind", this.kind),
         field("Endpoint", this.endpoint, "Direct Line base URL, Responses or chat base URL ending in /v1, A2A or HTTP URL"),
         Object.values(this.fields),
-        field("Secret or key", this.keyInput, "Kept in memory; sent only to the agent"),
-        h("label", { class: "field field-check" }, this.remember, "Remember the key on this device"),
+        field("Secret or key", this.key.input, "Kept in memory; sent only to the agent"),
+        this.key.rememberLabel(),
         field("Concurrency", this.concurrency),
         h("div", { class: "actions" }, h("button", { type: "button", id: "agent-test", onclick: () => this.test() }, "Test connection"), this.demo),
         h("div", { class: "actions" }, this.resumeButton, this.runButton, this.cancelButton, this.exportButton),
@@ -131,12 +125,7 @@ export class AgentPanel {
       for (const [name, input] of Object.entries(this.inputs)) input.value = saved[name] ?? "";
       this.concurrency.value = String(saved.concurrency ?? 4);
     }
-    const key = await this.store?.getSetting("agentKey").catch(() => undefined);
-    if (typeof key === "string") {
-      this.key = key;
-      this.keyInput.value = key;
-      this.remember.checked = true;
-    }
+    await this.key.restore();
     this.showFields();
     this.describe();
   }
@@ -166,10 +155,6 @@ export class AgentPanel {
     this.store?.setSetting("agent", this.settings()).catch(() => {});
   }
 
-  saveKey() {
-    this.store?.setSetting("agentKey", this.remember.checked ? this.key : undefined).catch(() => {});
-  }
-
   showFields() {
     const used = FIELDS_OF[this.kind.value] ?? [];
     for (const [name, element] of Object.entries(this.fields)) element.hidden = !used.includes(name);
@@ -184,10 +169,11 @@ export class AgentPanel {
   target() {
     const { kind, endpoint, tokenEndpoint, model, agentName, system, replyPointer } = this.settings();
     if (!endpoint) return undefined;
-    const keyed = this.key ? { keyEnv: SECRET } : {};
+    const key = this.key.value;
+    const keyed = key ? { keyEnv: SECRET } : {};
     switch (kind) {
       case "directline":
-        return this.key || !tokenEndpoint ? { kind, endpoint, secretEnv: SECRET } : { kind, endpoint, tokenEndpoint };
+        return key || !tokenEndpoint ? { kind, endpoint, secretEnv: SECRET } : { kind, endpoint, tokenEndpoint };
       case "responses":
         return agentName ? { kind, endpoint, agent: { name: agentName }, ...keyed } : { kind, endpoint, model, ...keyed };
       case "chat":
@@ -196,7 +182,7 @@ export class AgentPanel {
         return {
           kind,
           url: endpoint,
-          headers: this.key ? { Authorization: `Bearer {{env.${SECRET}}}` } : {},
+          headers: key ? { Authorization: `Bearer {{env.${SECRET}}}` } : {},
           body: { prompt: "{{prompt}}", conversation_id: "{{conversation_id}}" },
           reply: { text: replyPointer || "/reply/text" },
         };
@@ -207,7 +193,8 @@ export class AgentPanel {
 
   /** What a run needs: `{target, secrets, concurrency}`; the key only in `secrets`. */
   request() {
-    return { target: this.target(), secrets: this.key ? { [SECRET]: this.key } : {}, concurrency: this.settings().concurrency };
+    const key = this.key.value;
+    return { target: this.target(), secrets: key ? { [SECRET]: key } : {}, concurrency: this.settings().concurrency };
   }
 
   async test() {
@@ -276,7 +263,7 @@ export class AgentPanel {
     const known = Number.isFinite(total) && total > 0;
     this.resumeButton.textContent = known ? `Run agent again: ${plural(total, "conversation")}` : "Run agent again";
     const after = known ? ` after ${done} of ${plural(total, "conversation")}` : "";
-    this.status.textContent = `The agent run on ${name} was cut by a reload${after}; the answers it had were not kept. Nothing is sent until you run it again.${this.key ? "" : " Enter the key first if the agent needs one."}`;
+    this.status.textContent = `The agent run on ${name} was cut by a reload${after}; the answers it had were not kept. Nothing is sent until you run it again.${this.key.value ? "" : " Enter the key first if the agent needs one."}`;
     document.body.dataset.agent = "offered";
   }
 
