@@ -161,3 +161,28 @@ test("served with the demo judge, the page offers the demo agent, which answers"
   await page.click("#agent-test");
   await page.waitForFunction(() => document.querySelector("#agent-status").textContent.startsWith("Connected"), null, { timeout: 15000 });
 });
+
+test("test connection: each kind the panel offers reaches the demo agent, Direct Line by secret or by token endpoint", async () => {
+  const { page } = await harness.open();
+  await settled(page);
+  const kinds = [
+    { kind: "directline", endpoint: `${url}/agent/v3/directline`, key },
+    { kind: "directline", endpoint: `${url}/agent/v3/directline`, key: "", tokenEndpoint: `${url}/agent/directline/token` },
+    { kind: "responses", endpoint: `${url}/agent/openai/v1`, model: "demo-agent", key },
+    { kind: "a2a", endpoint: `${url}/agent/a2a`, key },
+    { kind: "chat", endpoint: `${url}/agent/v1`, model: "demo-agent", key },
+    { kind: "http", endpoint: `${url}/agent/http`, key },
+  ];
+  await page.click("#agent-panel > summary");
+  for (const { tokenEndpoint, ...agent } of kinds) {
+    await page.selectOption("#agent-kind", agent.kind);
+    await page.fill("#agent-endpoint", agent.endpoint);
+    if (agent.model) await page.fill("#agent-model", agent.model);
+    await page.fill("#agent-key", agent.key);
+    if (tokenEndpoint) await page.fill("#agent-token-endpoint", tokenEndpoint);
+    await page.dispatchEvent("#agent-endpoint", "change");
+    await page.click("#agent-test");
+    await page.waitForFunction(() => !document.querySelector("#agent-status").textContent.startsWith("Testing"), null, { timeout: 15000 });
+    assert.match(await page.textContent("#agent-status"), /^Connected: the agent answered: \S/, JSON.stringify(agent));
+  }
+});
