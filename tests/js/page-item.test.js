@@ -207,3 +207,38 @@ test("item view: a judged verdict shows the judge's reason and, on request, the 
   assert.equal(await page.textContent(`${relevance} .exchange-answer`), shown.answer);
   assert.deepEqual(problems, []);
 });
+
+test("judge panel: the reasoning switch sends the judge's calls as a reasoning model's, and is kept across a reload", async () => {
+  const { page, problems } = await harness.open();
+  await settled(page);
+  await configureJudge(page, { endpoint: judgeUrl, key: judgeKey, remember: true });
+  await page.check("#judge-reasoning");
+  await page.dispatchEvent("#judge-reasoning", "change");
+  const nonce = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const judged = (question) =>
+    JSON.stringify({ schemaVersion: "1.11.0", default_evaluators: { Relevance: {} }, items: [{ prompt: `${question} (${nonce})`, response: "Paris." }] });
+  assert.equal(await openFile(page, "reasoning.json", judged("What is the capital of France?")), "done");
+  const body = async () => {
+    await openRow(page, 2);
+    const relevance = `${dialog} .verdicts tbody tr:first-child`;
+    await page.click(`${relevance} .show-request`);
+    await page.waitForSelector(`${relevance} .exchanges:not([hidden])`);
+    const sent = JSON.parse(await page.textContent(`${relevance} .exchange-request`));
+    await page.keyboard.press("Escape");
+    return sent;
+  };
+  const reasoning = await body();
+  assert.ok(Number.isInteger(reasoning.max_completion_tokens), JSON.stringify(reasoning));
+  assert.equal(reasoning.temperature, undefined, "no temperature for a reasoning model");
+  assert.equal(reasoning.max_tokens, undefined);
+  await page.reload();
+  await settled(page);
+  assert.equal(await page.isChecked("#judge-reasoning"), true, "the switch is a saved setting");
+  await page.uncheck("#judge-reasoning");
+  await page.dispatchEvent("#judge-reasoning", "change");
+  assert.equal(await openFile(page, "plain.json", judged("And the capital of Italy?")), "done");
+  const plain = await body();
+  assert.equal(typeof plain.temperature, "number", JSON.stringify(plain));
+  assert.equal(plain.max_completion_tokens, undefined);
+  assert.deepEqual(problems, []);
+});

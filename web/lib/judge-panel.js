@@ -1,5 +1,5 @@
 // The judge panel: the endpoint the LLM-judged evaluators are sent to (kind, endpoint,
-// deployment or model, api-version, embeddings model, key, concurrency) and "test connection". The settings are
+// deployment or model, api-version, embeddings model, key, reasoning model, concurrency) and "test connection". The settings are
 // saved on this device without the key; the key stays in memory unless "remember on this device"
 // is ticked. The key goes only into the judge options given to the engine, which sends it only to
 // the endpoint; it is never shown in results, exports, the URL or logs.
@@ -37,9 +37,10 @@ export class JudgePanel {
     this.apiVersion = h("input", { type: "text", id: "judge-api-version", placeholder: "2024-10-21", autocomplete: "off" });
     this.embeddingModel = h("input", { type: "text", id: "judge-embedding-model", placeholder: "text-embedding-3-small", autocomplete: "off", spellcheck: "false" });
     this.concurrency = h("input", { type: "number", id: "judge-concurrency", min: "1", max: "64", value: "8" });
+    this.reasoning = h("input", { type: "checkbox", id: "judge-reasoning" });
     this.status = h("p", { class: "judge-status", id: "judge-status", role: "status" });
     this.demo = h("button", { type: "button", id: "judge-demo", hidden: true, onclick: () => this.useDemo() }, "Use the local demo judge");
-    for (const input of [this.enabled, this.kind, this.endpoint, this.model, this.apiVersion, this.embeddingModel, this.concurrency]) {
+    for (const input of [this.enabled, this.kind, this.endpoint, this.model, this.apiVersion, this.embeddingModel, this.concurrency, this.reasoning]) {
       input.addEventListener("change", () => this.save());
     }
     this.element = h(
@@ -55,6 +56,7 @@ export class JudgePanel {
         field("Embeddings deployment or model", this.embeddingModel, "For Copilot Studio's TextSimilarity (optional)"),
         field("API key", this.key.input, "Kept in memory; sent only to the endpoint"),
         this.key.rememberLabel(),
+        h("label", { class: "field field-check" }, this.reasoning, "Reasoning model (o1, o3, gpt-5…): max_completion_tokens, no temperature"),
         field("Concurrency", this.concurrency),
         h("div", { class: "actions" }, h("button", { type: "button", id: "judge-test", onclick: () => this.test() }, "Test connection"), this.demo),
         this.status,
@@ -73,6 +75,7 @@ export class JudgePanel {
       this.apiVersion.value = saved.apiVersion ?? "";
       this.embeddingModel.value = saved.embeddingModel ?? "";
       this.concurrency.value = String(saved.concurrency ?? 8);
+      this.reasoning.checked = Boolean(saved.reasoning);
     }
     await this.key.restore();
     this.describe();
@@ -104,6 +107,7 @@ export class JudgePanel {
       apiVersion: this.apiVersion.value.trim(),
       embeddingModel: this.embeddingModel.value.trim(),
       concurrency: Number(this.concurrency.value) || 8,
+      reasoning: this.reasoning.checked,
     };
   }
 
@@ -126,9 +130,10 @@ export class JudgePanel {
 
   /** The judge the fields describe, switched on or not; undefined without an endpoint. */
   configured() {
-    const { kind, endpoint, model, apiVersion, embeddingModel, concurrency } = this.settings();
+    const { kind, endpoint, model, apiVersion, embeddingModel, concurrency, reasoning } = this.settings();
     if (!endpoint) return undefined;
     const judge = { kind, endpoint, model, concurrency };
+    if (reasoning) judge.reasoning = true;
     if (apiVersion) judge.apiVersion = apiVersion;
     if (embeddingModel) judge.embeddingModel = embeddingModel;
     if (this.key.value) judge.apiKey = this.key.value;

@@ -204,6 +204,7 @@ pub fn run() -> Result<(), String> {
     compare_with_reference(&inputs)?;
     wasm_against(&cli)?;
     run_judge()?;
+    crate::bench_agent::agent_against(&wasm::target_dir().join("release/agenteval"))?;
     run_page()
 }
 

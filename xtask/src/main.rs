@@ -11,7 +11,8 @@
 //!   judges' throughput and overhead per call; `bench wasm` runs only the package's figures,
 //!   `bench compare` only the comparison, `bench judge` only the judges', `bench page` only the web
 //!   page's (drop-to-rendered and scroll frame times on the 100 000-item document), `bench runs`
-//!   only `agenteval compare` on two 100 000-item scored runs (`bench_runs`).
+//!   only `agenteval compare` on two 100 000-item scored runs (`bench_runs`), `bench agent` only
+//!   `agenteval run` against the local demo agent (`bench_agent`).
 //! - `fuzz [seconds]`: run the document-parser fuzz target (installs cargo-fuzz when missing).
 //! - `judge [--port P] [--latency-ms N] [--fault-rate F] [--seed S] [--key K]`: run the local
 //!   OpenAI/Azure-compatible judge server (`crates/judge-server`) until killed.
@@ -24,6 +25,7 @@
 //! Each command installs what it needs when it is missing. Arguments are parsed with clap.
 
 mod bench;
+mod bench_agent;
 mod bench_runs;
 mod compare;
 mod dist;
@@ -41,7 +43,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use run::{cargo, project_root, Step};
 
 /// The subcommands, as the usage line shows them.
-const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page|runs]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
+const USAGE: &str = "cargo xtask <example|test [wasm]|build|bench [wasm|compare|judge|page|runs|agent]|fuzz [seconds]|judge [flags]|serve [--port P] [--no-open]|dist>";
 
 /// The project's tooling.
 #[derive(Debug, Parser)]
@@ -63,8 +65,8 @@ enum Task {
     },
     /// The release CLI with profile-guided optimisation, and the npm package in pkg/.
     Build,
-    /// Every benchmark, or only the package's, the comparison, the judges', the page's or the
-    /// comparison of two runs.
+    /// Every benchmark, or only the package's, the comparison, the judges', the page's, the
+    /// comparison of two runs or the agent runs'.
     Bench {
         /// Only this benchmark.
         #[arg(value_enum)]
@@ -102,6 +104,8 @@ enum BenchKind {
     Page,
     /// `agenteval compare` on two 100 000-item scored runs.
     Runs,
+    /// `agenteval run` sending 1 000 prompts to the local demo agent.
+    Agent,
 }
 
 fn main() -> ExitCode {
@@ -125,6 +129,7 @@ fn main() -> ExitCode {
             Some(BenchKind::Judge) => bench::run_judge(),
             Some(BenchKind::Page) => bench::run_page(),
             Some(BenchKind::Runs) => bench_runs::run_runs(),
+            Some(BenchKind::Agent) => bench_agent::run_agent(),
             None => bench::run(),
         },
         Task::Fuzz { seconds } => fuzz(seconds),
