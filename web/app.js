@@ -3,7 +3,8 @@
 // at a time: opening a dataset cancels the run in progress, and every row or progress message
 // names its run, so those of a run no longer shown are dropped. Runs and their results are kept in
 // IndexedDB as they arrive, so a reload shows them; a run cut short resumes by itself only when it
-// costs nothing (no judge), else when the user presses Resume.
+// costs nothing (no judge), else when the user presses Resume. The agent panel runs the open
+// dataset through the agent under test first, when asked, then opens the answered dataset.
 
 import { Engine } from "./lib/engine.js";
 import { h, plural, replace } from "./lib/dom.js";
@@ -18,6 +19,8 @@ import { CompareView } from "./lib/compare-view.js";
 import { explain } from "./lib/judge-check.js";
 import { DatasetLine } from "./lib/dataset-line.js";
 import { JudgeOffer } from "./lib/judge-offer.js";
+import { AgentPanel, answeredName } from "./lib/agent-panel.js";
+import { PENDING_AGENT_RUN } from "./lib/agent-run.js";
 
 const EXAMPLE_NAME = "m365-demo.json";
 
@@ -56,6 +59,13 @@ class Page {
       },
       onScore: () => this.score(),
     });
+    this.agent = new AgentPanel({
+      store: undefined,
+      onTest: (request) => this.engine.call("testAgent", request),
+      onRun: (request) => this.runAgent(request),
+      onCancel: () => this.agentRun?.abort(new DOMException("cancelled by the user", "AbortError")),
+      onResume: () => this.runAgent(this.agent.request(), this.pendingAgentRun),
+    });
     this.runBar = new RunBar({ onRun: () => this.score(), onCancel: () => this.cancel(), onResume: () => this.resume() });
     this.diagnostics = new DiagnosticsList({ locate: (location) => this.engine.call("excerpt", location) });
     this.compare = new CompareView({
@@ -77,12 +87,12 @@ class Page {
         "header",
         { class: "top" },
         h("h1", {}, "agenteval"),
-        h("p", { class: "tagline" }, "Score AI-agent test datasets in your browser. Nothing leaves this page except the judge requests you configure."),
+        h("p", { class: "tagline" }, "Score AI-agent test datasets in your browser. Nothing leaves this page except the judge and agent requests you configure."),
       ),
       h(
         "main",
         { id: "main" },
-        h("div", { class: "controls" }, this.datasetLine.element, this.load.element, this.judge.element, this.runBar.element, this.banner, this.judgeOffer.element, this.message, this.diagnostics.element),
+        h("div", { class: "controls" }, this.datasetLine.element, this.load.element, this.judge.element, this.agent.element, this.runBar.element, this.banner, this.judgeOffer.element, this.message, this.diagnostics.element),
         h("div", { class: "toolbar", role: "region", "aria-label": "Export and compare" }, this.exports, this.compare.picker),
         this.view.element,
       ),
@@ -106,7 +116,9 @@ class Page {
     }
     this.judge.store = this.store;
     this.compare.store = this.store;
+    this.agent.store = this.store;
     await this.judge.restore();
+    await this.agent.restore();
     this.offerServedJudge();
     try {
       await this.engine.ready;
@@ -114,6 +126,7 @@ class Page {
       return this.fail(`The engine could not start: ${error.message}`);
     }
     this.drawExports();
+    this.offerAgentAgain();
     // `?dataset=URL&config=URL`: the config is chosen first, so that it applies to the dataset.
     const query = new URLSearchParams(location.search);
     if (query.get("config") && !(await this.load.configFromUrl(query.get("config")))) return;
@@ -132,10 +145,60 @@ class Page {
       if (served?.judge?.endpoint) {
         this.judge.offerDemo(served.judge);
         this.judgeOffer.offerDemo(served.judge.label);
+        this.offerDemoAgent(served.judge.endpoint);
       }
     } catch {
       // Not served by `agenteval view`: no judge to offer.
     }
+  }
+
+  /** The demo judge's server plays the demo agent too (its public A2A agent card answers): offers it in the agent panel. */
+  async offerDemoAgent(judgeEndpoint) {
+    try {
+      const card = await fetch(new URL("/agent/a2a/.well-known/agent-card.json", judgeEndpoint));
+      if (card.ok) this.agent.offerDemo(new URL(judgeEndpoint).origin);
+    } catch {
+      // The judge offered is not the demo judge's server: no agent to offer.
+    }
+  }
+
+  /** An agent run cut by a reload is offered again (never run by itself). */
+  async offerAgentAgain() {
+    const pending = await this.store?.getSetting(PENDING_AGENT_RUN).catch(() => undefined);
+    if (!pending) return;
+    this.pendingAgentRun = pending;
+    this.agent.offerAgain(pending);
+  }
+
+  /**
+   * Sends the open dataset's prompts (or those of `again`, a run cut by a reload: `{name,
+   * dataset}`) to the agent, then opens the answered dataset, which scores it.
+   */
+  async runAgent({ target, secrets, concurrency }, again) {
+    const name = again?.name ?? this.current?.name;
+    if (!target) return this.agent.failed(new Error("enter the agent's endpoint first"));
+    if (!name) return this.agent.failed(new Error("open a dataset first"));
+    const token = await this.takeOver();
+    if (token !== this.generation) return;
+    const controller = new AbortController();
+    this.agentRun = controller;
+    this.pendingAgentRun = null;
+    this.agent.started();
+    let ran;
+    try {
+      ran = await this.engine.client.call("runAgent", [{ target, secrets, concurrency, name, dataset: again?.dataset }], {
+        signal: controller.signal,
+        judged: true,
+        onProgress: (progress) => this.agent.progress(progress),
+      });
+    } catch (error) {
+      return this.agent.failed(error);
+    } finally {
+      if (this.agentRun === controller) this.agentRun = null;
+    }
+    const answered = answeredName(name);
+    this.agent.ended({ ...ran, name: answered });
+    if (!ran.cancelled && token === this.generation) await this.openDataset(new TextEncoder().encode(ran.dataset).buffer, answered);
   }
 
   async openExample() {
@@ -158,6 +221,7 @@ class Page {
    */
   async takeOver() {
     const token = ++this.generation;
+    this.agentRun?.abort(new DOMException("another dataset was opened", "AbortError"));
     const running = this.activeRun;
     this.runId = null;
     if (running) {

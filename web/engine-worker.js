@@ -21,6 +21,7 @@ import { compactRow, conversationOf, entryLabels, entryTags, inputOf, rowsFromCo
 import { reachability } from "./lib/judge-check.js";
 import { lineColumn, linesAround, pointerOffset } from "./lib/locate.js";
 import { openStore } from "./lib/store.js";
+import { runAgent, testAgent } from "./lib/agent-run.js";
 
 let api;
 let opened;
@@ -732,6 +733,14 @@ serve({
     await booted;
     return run(options ?? {}, call);
   },
+  runAgent: async ([options], call) => {
+    await booted;
+    const data = options.dataset ?? opened?.data;
+    if (!data) throw misuse("no dataset is open");
+    await stopRun();
+    return runAgent(api, data, options, call);
+  },
+  testAgent: afterBoot((request) => testAgent(api, request)),
   entry: afterBoot(entry),
   review: afterBoot(review),
   reviews: afterBoot(reviewState),

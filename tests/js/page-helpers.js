@@ -148,3 +148,48 @@ export async function downloadExport(page, format) {
   const [file] = await Promise.all([page.waitForEvent("download", { timeout: 15000 }), page.click(`#exports button[data-format="${format}"]`)]);
   return readFile(await file.path(), "utf8");
 }
+
+/** Every value the page keeps in IndexedDB, as text. */
+export async function storedText(page) {
+  return page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((entry) => entry.name);
+    const texts = [];
+    for (const name of names) {
+      const db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const store of db.objectStoreNames) {
+        const values = await new Promise((resolve) => {
+          const request = db.transaction(store).objectStore(store).getAll();
+          request.onsuccess = () => resolve(request.result);
+        });
+        texts.push(JSON.stringify(values, (_, value) => (value instanceof Uint8Array ? new TextDecoder().decode(value) : value)));
+      }
+      db.close();
+    }
+    return texts.join("\n");
+  });
+}
+
+/**
+ * Fills the page's agent panel: `kind` at `endpoint` (`model` for the kinds that need one), the
+ * key `key` (remembered with `remember`), `concurrency` conversations at once.
+ */
+export async function configureAgent(page, { kind, endpoint, model, key, remember = false, concurrency } = {}) {
+  await page.click("#agent-panel > summary");
+  await page.selectOption("#agent-kind", kind);
+  await page.fill("#agent-endpoint", endpoint);
+  await page.dispatchEvent("#agent-endpoint", "change");
+  if (model) {
+    await page.fill("#agent-model", model);
+    await page.dispatchEvent("#agent-model", "change");
+  }
+  if (key !== undefined) await page.fill("#agent-key", key);
+  if (remember) await page.check("#agent-remember");
+  if (concurrency) {
+    await page.fill("#agent-concurrency", String(concurrency));
+    await page.dispatchEvent("#agent-concurrency", "change");
+  }
+}

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
-import { configureJudge, openFile, pageSuite, pickFile, screenshot, settled, summary, tableRows } from "./page-helpers.js";
+import { configureJudge, openFile, pageSuite, pickFile, screenshot, settled, storedText, summary, tableRows } from "./page-helpers.js";
 import { localJudge } from "./helpers.js";
 
 const { url, key } = localJudge();
@@ -33,30 +33,6 @@ function dataset(responses, evaluators = { Relevance: {}, PartialMatch: {} }) {
 /** Fills the judge panel with the test judge; ticks "remember" when asked. */
 function configure(page, { remember = false, endpoint = url } = {}) {
   return configureJudge(page, { endpoint, key, remember, concurrency: 4 });
-}
-
-/** Every value the page keeps in IndexedDB, as text. */
-async function storedText(page) {
-  return page.evaluate(async () => {
-    const names = (await indexedDB.databases()).map((entry) => entry.name);
-    const texts = [];
-    for (const name of names) {
-      const db = await new Promise((resolve, reject) => {
-        const request = indexedDB.open(name);
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      for (const store of db.objectStoreNames) {
-        const values = await new Promise((resolve) => {
-          const request = db.transaction(store).objectStore(store).getAll();
-          request.onsuccess = () => resolve(request.result);
-        });
-        texts.push(JSON.stringify(values, (_, value) => (value instanceof Uint8Array ? new TextDecoder().decode(value) : value)));
-      }
-      db.close();
-    }
-    return texts.join("\n");
-  });
 }
 
 test("page judge: test connection, verdicts, faults with their codes, and the key nowhere it should not be", async () => {

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { explain } from "./judge-check.js";
+import { KeyField } from "./key-field.js";
 
 const KINDS = [
   ["azure", "Azure OpenAI (deployment)"],
@@ -28,24 +29,17 @@ export class JudgePanel {
     this.onTest = onTest;
     this.onReach = onReach;
     this.onChange = onChange;
-    this.key = "";
+    this.key = new KeyField({ id: "judge-key", rememberId: "judge-remember", setting: "judgeKey", store: () => this.store });
     this.enabled = h("input", { type: "checkbox", id: "judge-enabled" });
     this.kind = h("select", { id: "judge-kind" }, KINDS.map(([value, text]) => h("option", { value }, text)));
     this.endpoint = h("input", { type: "url", id: "judge-endpoint", placeholder: "https://my-resource.openai.azure.com", autocomplete: "off", spellcheck: "false" });
     this.model = h("input", { type: "text", id: "judge-model", placeholder: "gpt-4o", autocomplete: "off", spellcheck: "false" });
     this.apiVersion = h("input", { type: "text", id: "judge-api-version", placeholder: "2024-10-21", autocomplete: "off" });
     this.embeddingModel = h("input", { type: "text", id: "judge-embedding-model", placeholder: "text-embedding-3-small", autocomplete: "off", spellcheck: "false" });
-    this.keyInput = h("input", { type: "password", id: "judge-key", autocomplete: "off", spellcheck: "false" });
-    this.remember = h("input", { type: "checkbox", id: "judge-remember" });
     this.concurrency = h("input", { type: "number", id: "judge-concurrency", min: "1", max: "64", value: "8" });
     this.reasoning = h("input", { type: "checkbox", id: "judge-reasoning" });
     this.status = h("p", { class: "judge-status", id: "judge-status", role: "status" });
     this.demo = h("button", { type: "button", id: "judge-demo", hidden: true, onclick: () => this.useDemo() }, "Use the local demo judge");
-    this.keyInput.addEventListener("input", () => {
-      this.key = this.keyInput.value;
-      if (this.remember.checked) this.saveKey();
-    });
-    this.remember.addEventListener("change", () => this.saveKey());
     for (const input of [this.enabled, this.kind, this.endpoint, this.model, this.apiVersion, this.embeddingModel, this.concurrency, this.reasoning]) {
       input.addEventListener("change", () => this.save());
     }
@@ -60,8 +54,8 @@ export class JudgePanel {
         field("Deployment or model", this.model),
         field("API version (Azure)", this.apiVersion),
         field("Embeddings deployment or model", this.embeddingModel, "For Copilot Studio's TextSimilarity (optional)"),
-        field("API key", this.keyInput, "Kept in memory; sent only to the endpoint"),
-        h("label", { class: "field field-check" }, this.remember, "Remember the key on this device"),
+        field("API key", this.key.input, "Kept in memory; sent only to the endpoint"),
+        this.key.rememberLabel(),
         h("label", { class: "field field-check" }, this.reasoning, "Reasoning model (o1, o3, gpt-5…): max_completion_tokens, no temperature"),
         field("Concurrency", this.concurrency),
         h("div", { class: "actions" }, h("button", { type: "button", id: "judge-test", onclick: () => this.test() }, "Test connection"), this.demo),
@@ -83,12 +77,7 @@ export class JudgePanel {
       this.concurrency.value = String(saved.concurrency ?? 8);
       this.reasoning.checked = Boolean(saved.reasoning);
     }
-    const key = await this.store?.getSetting("judgeKey").catch(() => undefined);
-    if (typeof key === "string") {
-      this.key = key;
-      this.keyInput.value = key;
-      this.remember.checked = true;
-    }
+    await this.key.restore();
     this.describe();
   }
 
@@ -128,10 +117,6 @@ export class JudgePanel {
     this.onChange?.();
   }
 
-  saveKey() {
-    this.store?.setSetting("judgeKey", this.remember.checked ? this.key : undefined).catch(() => {});
-  }
-
   describe() {
     const { enabled, endpoint, model } = this.settings();
     this.element.querySelector("#judge-summary").textContent =
@@ -151,7 +136,7 @@ export class JudgePanel {
     if (reasoning) judge.reasoning = true;
     if (apiVersion) judge.apiVersion = apiVersion;
     if (embeddingModel) judge.embeddingModel = embeddingModel;
-    if (this.key) judge.apiKey = this.key;
+    if (this.key.value) judge.apiKey = this.key.value;
     return judge;
   }
 
