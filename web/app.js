@@ -145,20 +145,10 @@ class Page {
       if (served?.judge?.endpoint) {
         this.judge.offerDemo(served.judge);
         this.judgeOffer.offerDemo(served.judge.label);
-        this.offerDemoAgent(served.judge.endpoint);
       }
+      if (served?.agent?.endpoint) this.agent.offerDemo(served.agent);
     } catch {
       // Not served by `agenteval view`: no judge to offer.
-    }
-  }
-
-  /** The demo judge's server plays the demo agent too (its public A2A agent card answers): offers it in the agent panel. */
-  async offerDemoAgent(judgeEndpoint) {
-    try {
-      const card = await fetch(new URL("/agent/a2a/.well-known/agent-card.json", judgeEndpoint));
-      if (card.ok) this.agent.offerDemo(new URL(judgeEndpoint).origin);
-    } catch {
-      // The judge offered is not the demo judge's server: no agent to offer.
     }
   }
 

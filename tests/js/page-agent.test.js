@@ -145,15 +145,20 @@ test("test connection: a wrong key names the 401, the right one shows the reply 
   assert.equal(await page.inputValue("#agent-endpoint"), `${url}/agent/v1`);
 });
 
-test("served with the demo judge, the page offers the demo agent, which answers", async () => {
+test("the agent serve.json offers is one click away and answers; without one nothing is offered", async () => {
   const { page, context } = await harness.open({ path: "/tests/js/web/blank.html" });
-  await context.route("**/web/serve.json", (route) =>
-    route.fulfill({ json: { judge: { endpoint: url, kind: "azure", model: "demo", label: "local demo judge" } } }),
-  );
+  let offered = { judge: { endpoint: url, kind: "azure", model: "demo", label: "local demo judge" }, agent: null };
+  await context.route("**/web/serve.json", (route) => route.fulfill({ json: offered }));
   await page.goto(`${harness.server.url}/web/index.html`);
   await settled(page);
   await page.click("#agent-panel > summary");
+  assert.equal(await page.isVisible("#agent-demo"), false, "a judge alone offers no agent");
+  offered = { ...offered, agent: { kind: "chat", endpoint: `${url}/agent/v1`, model: "demo-agent", label: "local demo agent" } };
+  await page.reload();
+  await settled(page);
+  await page.click("#agent-panel > summary");
   await page.waitForSelector("#agent-demo", { state: "visible" });
+  assert.equal(await page.textContent("#agent-demo"), "Use the local demo agent");
   await page.click("#agent-demo");
   assert.equal(await page.inputValue("#agent-kind"), "chat");
   assert.equal(await page.inputValue("#agent-endpoint"), `${url}/agent/v1`);

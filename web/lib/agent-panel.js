@@ -130,16 +130,18 @@ export class AgentPanel {
     this.describe();
   }
 
-  /** Offers the demo agent of the local demo judge's server at `origin`. */
-  offerDemo(origin) {
-    this.demoOrigin = origin;
+  /** Offers the agent `agenteval view` names in `/serve.json` (the local demo agent under `cargo xtask serve`): `{kind, endpoint, model, label}`. */
+  offerDemo(agent) {
+    this.demoAgent = agent;
     this.demo.hidden = false;
+    this.demo.textContent = `Use the ${agent.label ?? "local demo agent"}`;
   }
 
   useDemo() {
-    this.kind.value = "chat";
-    this.endpoint.value = new URL("/agent/v1", this.demoOrigin).href;
-    this.inputs.model.value = "demo-agent";
+    const agent = this.demoAgent;
+    this.kind.value = agent.kind;
+    this.endpoint.value = agent.endpoint;
+    if (agent.model) this.inputs.model.value = agent.model;
     this.save();
   }
 

@@ -15,6 +15,9 @@ pub const USAGE: &str = "cargo xtask serve [--port P] [--no-open]";
 /// The label the page shows for the demo judge.
 const JUDGE_LABEL: &str = "local demo judge (deterministic replies, no model)";
 
+/// The label the page shows for the demo agent.
+const AGENT_LABEL: &str = "local demo agent";
+
 /// Flags of `serve`.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 #[command(override_usage = USAGE)]
@@ -57,6 +60,14 @@ fn view_args(args: &ServeArgs, judge: &str) -> Vec<String> {
         "demo",
         "--judge-label",
         JUDGE_LABEL,
+        "--agent-endpoint",
+        &format!("{judge}/agent/v1"),
+        "--agent-kind",
+        "chat",
+        "--agent-model",
+        "demo-agent",
+        "--agent-label",
+        AGENT_LABEL,
     ]
     .map(str::to_owned)
     .to_vec();
@@ -108,7 +119,9 @@ mod tests {
             args.join(" "),
             format!(
                 "view examples/m365-demo.json --port 0 --judge-endpoint http://127.0.0.1:9 \
-                 --judge-kind azure --judge-model demo --judge-label {JUDGE_LABEL} --no-open"
+                 --judge-kind azure --judge-model demo --judge-label {JUDGE_LABEL} \
+                 --agent-endpoint http://127.0.0.1:9/agent/v1 --agent-kind chat \
+                 --agent-model demo-agent --agent-label {AGENT_LABEL} --no-open"
             )
         );
     }

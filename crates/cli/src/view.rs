@@ -1,14 +1,15 @@
 //! `agenteval view [FILE]`: the web page served on `127.0.0.1` from the files compiled into this
 //! binary (`build.rs`), opening FILE (a dataset or a scored file) scored, with a judge offered
-//! to the page's judge panel when one is named. The serving is `agenteval-site`'s; this module
+//! to the page's judge panel and an agent to its agent panel when they are named. The serving is `agenteval-site`'s; this module
 //! reads the flags, checks FILE, prints the URL and opens a browser when it can.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use agenteval_core::agent::target::Target;
 use agenteval_core::judge::JudgeSettings;
-use agenteval_site::{Files, JudgeOffer, Opened, Site};
+use agenteval_site::{AgentOffer, Files, JudgeOffer, Opened, Site};
 use clap::Args;
 
 use crate::UsageError;
@@ -55,7 +56,27 @@ pub struct ViewArgs {
     /// What the judge panel calls the offered judge.
     #[arg(long, value_name = "TEXT", requires = "judge_endpoint")]
     pub judge_label: Option<String>,
+    /// An agent endpoint to offer in the page's agent panel (no secret is read or sent).
+    #[arg(long, value_name = "URL")]
+    pub agent_endpoint: Option<String>,
+    /// The offered agent's kind: directline, responses, a2a, chat or http.
+    #[arg(
+        long,
+        value_name = "KIND",
+        default_value = "chat",
+        requires = "agent_endpoint"
+    )]
+    pub agent_kind: String,
+    /// The offered agent's model (chat, responses).
+    #[arg(long, value_name = "NAME", requires = "agent_endpoint")]
+    pub agent_model: Option<String>,
+    /// What the agent panel calls the offered agent.
+    #[arg(long, value_name = "TEXT", requires = "agent_endpoint")]
+    pub agent_label: Option<String>,
 }
+
+/// The label of an offered agent when `--agent-label` does not name it.
+const AGENT_LABEL: &str = "agent given to `agenteval view`";
 
 /// Serves the page until the process is stopped.
 ///
@@ -70,6 +91,13 @@ pub fn view(args: &ViewArgs) -> Result<u8, UsageError> {
             "judge: {judge} ({}, model `{}`), offered in the page's judge panel",
             args.judge_label.as_deref().unwrap_or(JUDGE_LABEL),
             args.judge_model.as_deref().unwrap_or_default()
+        );
+    }
+    if let Some(agent) = &args.agent_endpoint {
+        println!(
+            "agent: {agent} ({}, {}), offered in the page's agent panel",
+            args.agent_label.as_deref().unwrap_or(AGENT_LABEL),
+            args.agent_kind
         );
     }
     println!("Ctrl-C stops it");
@@ -92,11 +120,17 @@ fn start(files: Files, args: &ViewArgs) -> Result<agenteval_site::Server, UsageE
         .as_deref()
         .map(|endpoint| offer(endpoint, args))
         .transpose()?;
+    let agent = args
+        .agent_endpoint
+        .as_deref()
+        .map(|endpoint| agent_offer(endpoint, args))
+        .transpose()?;
     agenteval_site::start(
         Site {
             files,
             opened,
             judge,
+            agent,
         },
         args.port,
     )
@@ -148,6 +182,32 @@ fn offer(endpoint: &str, args: &ViewArgs) -> Result<JudgeOffer, UsageError> {
     })
 }
 
+/// The agent offered to the page, checked as `run --target` checks a target (the http kind's
+/// endpoint is its `url`).
+fn agent_offer(endpoint: &str, args: &ViewArgs) -> Result<AgentOffer, UsageError> {
+    let mut target = serde_json::json!({"kind": args.agent_kind});
+    let field = if args.agent_kind == "http" {
+        "url"
+    } else {
+        "endpoint"
+    };
+    target[field] = serde_json::Value::from(endpoint);
+    if let Some(model) = &args.agent_model {
+        target["model"] = serde_json::Value::from(model.as_str());
+    }
+    Target::from_value(&target)
+        .map_err(|error| UsageError(format!("--agent-endpoint: {error}")))?;
+    Ok(AgentOffer {
+        kind: args.agent_kind.clone(),
+        endpoint: endpoint.to_owned(),
+        model: args.agent_model.clone(),
+        label: args
+            .agent_label
+            .clone()
+            .unwrap_or_else(|| AGENT_LABEL.to_owned()),
+    })
+}
+
 /// The program that opens a URL in the user's browser on `os`, when one may be shown: macOS's
 /// `open`; elsewhere `xdg-open`, when a display is set.
 fn opener(os: &str, display: bool) -> Option<&'static str> {
@@ -187,6 +247,10 @@ mod tests {
             judge_kind: "azure".into(),
             judge_model: None,
             judge_label: None,
+            agent_endpoint: None,
+            agent_kind: "chat".into(),
+            agent_model: None,
+            agent_label: None,
         }
     }
 
@@ -241,6 +305,31 @@ mod tests {
                 label: JUDGE_LABEL.into(),
             })
         );
+    }
+
+    #[test]
+    fn an_agent_is_offered_as_a_target_it_could_run() {
+        let mut offered = args(None);
+        offered.agent_model = Some("demo-agent".into());
+        let offer = agent_offer("http://127.0.0.1:9/agent/v1", &offered).ok();
+        assert_eq!(
+            offer,
+            Some(AgentOffer {
+                kind: "chat".into(),
+                endpoint: "http://127.0.0.1:9/agent/v1".into(),
+                model: Some("demo-agent".into()),
+                label: AGENT_LABEL.into(),
+            })
+        );
+        offered.agent_kind = "telepathy".into();
+        let refused = agent_offer("http://127.0.0.1:9/agent/v1", &offered)
+            .err()
+            .map(|UsageError(message)| message)
+            .unwrap_or_default();
+        assert!(refused.starts_with("--agent-endpoint: "), "{refused}");
+        assert!(refused.contains("telepathy"), "{refused}");
+        offered.agent_kind = "chat".into();
+        assert!(agent_offer("not a url", &offered).is_err());
     }
 
     #[test]

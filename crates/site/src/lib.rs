@@ -16,4 +16,4 @@ pub mod server;
 
 pub use encoding::Encoding;
 pub use files::Files;
-pub use server::{start, JudgeOffer, Opened, Server, Site};
+pub use server::{start, AgentOffer, JudgeOffer, Opened, Server, Site};

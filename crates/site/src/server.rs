@@ -33,6 +33,8 @@ pub struct Site {
     pub opened: Option<Opened>,
     /// The judge `/serve.json` offers the page, if any.
     pub judge: Option<JudgeOffer>,
+    /// The agent `/serve.json` offers the page's agent panel, if any.
+    pub agent: Option<AgentOffer>,
 }
 
 /// A file on disk served at `/opened/NAME` for the page to open (`?dataset=`).
@@ -87,6 +89,20 @@ pub struct JudgeOffer {
     pub endpoint: String,
     /// The deployment or model.
     pub model: String,
+    /// What the button calls it.
+    pub label: String,
+}
+
+/// An agent the page's agent panel is offered: its target kind, endpoint and model, never a
+/// secret (an agent that needs one gets it typed into the panel).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentOffer {
+    /// `directline`, `responses`, `a2a`, `chat` or `http`.
+    pub kind: String,
+    /// The endpoint URL.
+    pub endpoint: String,
+    /// The model (chat, responses), if the target takes one.
+    pub model: Option<String>,
     /// What the button calls it.
     pub label: String,
 }
@@ -389,7 +405,10 @@ pub fn respond<'a>(
         return Response::error(405);
     }
     if target_path(target) == "/serve.json" {
-        return Response::ok("application/json", serve_json(site.judge.as_ref()));
+        return Response::ok(
+            "application/json",
+            serve_json(site.judge.as_ref(), site.agent.as_ref()),
+        );
     }
     let Some((mount, relative)) = locate(target) else {
         return Response::error(404);
@@ -418,7 +437,7 @@ pub fn respond<'a>(
 }
 
 /// `GET /serve.json`: what the server offers the page besides files.
-fn serve_json(judge: Option<&JudgeOffer>) -> Vec<u8> {
+fn serve_json(judge: Option<&JudgeOffer>, agent: Option<&AgentOffer>) -> Vec<u8> {
     let judge = judge.map(|judge| {
         serde_json::json!({
             "kind": judge.kind,
@@ -427,7 +446,15 @@ fn serve_json(judge: Option<&JudgeOffer>) -> Vec<u8> {
             "label": judge.label,
         })
     });
-    serde_json::json!({ "judge": judge })
+    let agent = agent.map(|agent| {
+        serde_json::json!({
+            "kind": agent.kind,
+            "endpoint": agent.endpoint,
+            "model": agent.model,
+            "label": agent.label,
+        })
+    });
+    serde_json::json!({ "judge": judge, "agent": agent })
         .to_string()
         .into_bytes()
 }

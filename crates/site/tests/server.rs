@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 
-use agenteval_site::{start, Files, JudgeOffer, Opened, Server, Site};
+use agenteval_site::{start, AgentOffer, Files, JudgeOffer, Opened, Server, Site};
 
 const INDEX: &str = "<!doctype html><meta http-equiv=\"Content-Security-Policy\" \
                      content=\"default-src 'self'\"><script type=module src=app.js></script>";
@@ -52,6 +52,12 @@ fn server(dir: &std::path::Path) -> Server {
                 endpoint: "http://127.0.0.1:9".into(),
                 model: "demo".into(),
                 label: "local demo judge".into(),
+            }),
+            agent: Some(AgentOffer {
+                kind: "chat".into(),
+                endpoint: "http://127.0.0.1:9/agent/v1".into(),
+                model: Some("demo-agent".into()),
+                label: "local demo agent".into(),
             }),
         },
         0,
@@ -205,7 +211,7 @@ fn refusals_have_their_status_and_the_same_headers() {
 }
 
 #[test]
-fn serve_json_offers_the_judge_without_a_key() {
+fn serve_json_offers_the_judge_and_the_agent_without_a_key() {
     let dir = folder("judge");
     let server = server(&dir);
     let (head, body) = get(&server, "/serve.json?x=1", "");
@@ -218,6 +224,11 @@ fn serve_json_offers_the_judge_without_a_key() {
             "endpoint": "http://127.0.0.1:9",
             "model": "demo",
             "label": "local demo judge",
+        }, "agent": {
+            "kind": "chat",
+            "endpoint": "http://127.0.0.1:9/agent/v1",
+            "model": "demo-agent",
+            "label": "local demo agent",
         }})
     );
 }
