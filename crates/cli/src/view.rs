@@ -185,17 +185,18 @@ fn offer(endpoint: &str, args: &ViewArgs) -> Result<JudgeOffer, UsageError> {
 /// The agent offered to the page, checked as `run --target` checks a target (the http kind's
 /// endpoint is its `url`).
 fn agent_offer(endpoint: &str, args: &ViewArgs) -> Result<AgentOffer, UsageError> {
-    let mut target = serde_json::json!({"kind": args.agent_kind});
+    let mut target = serde_json::Map::new();
+    target.insert("kind".to_owned(), args.agent_kind.as_str().into());
     let field = if args.agent_kind == "http" {
         "url"
     } else {
         "endpoint"
     };
-    target[field] = serde_json::Value::from(endpoint);
+    target.insert(field.to_owned(), endpoint.into());
     if let Some(model) = &args.agent_model {
-        target["model"] = serde_json::Value::from(model.as_str());
+        target.insert("model".to_owned(), model.as_str().into());
     }
-    Target::from_value(&target)
+    Target::from_value(&serde_json::Value::Object(target))
         .map_err(|error| UsageError(format!("--agent-endpoint: {error}")))?;
     Ok(AgentOffer {
         kind: args.agent_kind.clone(),
