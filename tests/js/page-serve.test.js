@@ -58,6 +58,13 @@ test("serve: security headers, and nothing outside web/, pkg/ and examples/", as
   assert.equal(served.judge.kind, "azure");
   assert.match(served.judge.endpoint, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.equal(served.judge.apiKey, undefined);
+  assert.deepEqual(
+    { kind: served.agent.kind, model: served.agent.model, label: served.agent.label },
+    { kind: "chat", model: "demo-agent", label: "local demo agent" },
+  );
+  assert.equal(served.agent.endpoint, `${served.judge.endpoint}/agent/v1`, "the demo judge's server plays the agent");
+  const card = await fetch(new URL("/agent/a2a/.well-known/agent-card.json", served.judge.endpoint));
+  assert.equal(card.status, 200, "the offered agent's server answers");
 });
 
 test("serve: the page's files are compressed for browsers that accept it", async () => {
