@@ -279,20 +279,32 @@ impl<'a> Scheduler<'a> {
             if attempt > self.policy.max_retries {
                 return Err(CallError::Failed(exhausted(failure, attempt)));
             }
-            self.stats.borrow_mut().retries += 1;
-            let wait = wait.unwrap_or_else(|| {
-                backoff(
-                    self.policy.backoff_base,
-                    self.policy.backoff_cap,
-                    attempt,
-                    seed,
-                )
-            });
-            let sleep = pin!(self.clock.sleep(wait));
-            let cancelled = pin!(self.cancel.cancelled());
-            if let Either::Right(_) = select(sleep, cancelled).await {
-                return Err(CallError::Cancelled);
-            }
+            self.wait_to_retry(attempt, wait, seed).await?;
+        }
+    }
+
+    /// Counts a retry and waits before it: the server's `wait` when it named one, else the
+    /// back-off for `attempt`; cancelling ends the wait.
+    pub(super) async fn wait_to_retry(
+        &self,
+        attempt: u32,
+        wait: Option<Duration>,
+        seed: u64,
+    ) -> Result<(), CallError> {
+        self.stats.borrow_mut().retries += 1;
+        let wait = wait.unwrap_or_else(|| {
+            backoff(
+                self.policy.backoff_base,
+                self.policy.backoff_cap,
+                attempt,
+                seed,
+            )
+        });
+        let sleep = pin!(self.clock.sleep(wait));
+        let cancelled = pin!(self.cancel.cancelled());
+        match select(sleep, cancelled).await {
+            Either::Right(_) => Err(CallError::Cancelled),
+            Either::Left(_) => Ok(()),
         }
     }
 

@@ -72,20 +72,7 @@ impl Scheduler<'_> {
                 self.stats.borrow_mut().failures += 1;
                 return Err(CallError::Failed(exhausted(failure, attempt)));
             }
-            self.stats.borrow_mut().retries += 1;
-            let wait = wait.unwrap_or_else(|| {
-                backoff(
-                    self.policy.backoff_base,
-                    self.policy.backoff_cap,
-                    attempt,
-                    seed,
-                )
-            });
-            let sleep = pin!(self.clock.sleep(wait));
-            let cancelled = pin!(self.cancel.cancelled());
-            if let Either::Right(_) = select(sleep, cancelled).await {
-                return Err(CallError::Cancelled);
-            }
+            self.wait_to_retry(attempt, wait, seed).await?;
         }
     }
 
